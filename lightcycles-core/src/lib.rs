@@ -1,0 +1,42 @@
+//! # lightcycles-core
+//!
+//! The rules of LightCycles (`RULES.md`) as a pure, deterministic library:
+//! no I/O, no clock, no global state. A game is a state and a step
+//! function; the same state and the same commands give the same game on
+//! every machine.
+//!
+//! - [`reference::Game`]: the readable reference engine.
+//! - [`map`]: the seeded map generator and the 2010 map loader.
+//! - [`command`]: the one parser of answer lines, and fault recording.
+//! - [`outcome`]: winner, draw and placements.
+//! - [`observation`] and [`replay`] (feature `serde`): what bots see, and
+//!   the replay file with its verifier.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+pub mod command;
+pub mod config;
+pub mod engine;
+pub mod geometry;
+pub mod map;
+#[cfg(feature = "serde")]
+pub mod observation;
+pub mod outcome;
+pub mod reference;
+#[cfg(feature = "serde")]
+pub mod replay;
+pub mod rng;
+#[cfg(feature = "serde")]
+mod serde_names;
+
+pub use command::{parse_move, Action, Answer, FaultKind};
+pub use config::{Config, ConfigError, FaultPolicy};
+pub use engine::{Engine, GameError, PlayerState, StepError};
+pub use geometry::{CellValue, Dir, Pos, EMPTY, ROCK};
+pub use map::{Map, MapError, MapParseError, Start};
+pub use outcome::Outcome;
+pub use reference::Game;
+pub use rng::SplitMix64;

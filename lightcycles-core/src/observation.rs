@@ -1,0 +1,97 @@
+//! What a bot sees at the start of each tick (RULES.md section 5).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::Engine;
+use crate::geometry::{CellValue, Dir, Pos};
+
+/// One player as a bot sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerView {
+    /// Player id.
+    pub id: usize,
+    /// Head column (last head when dead).
+    pub x: u32,
+    /// Head row.
+    pub y: u32,
+    /// Current direction.
+    pub dir: Dir,
+    /// Whether the player still rides.
+    pub alive: bool,
+}
+
+/// The whole, exact state sent to a bot; serialises to the JSON of
+/// RULES.md section 5, keys in that order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observation {
+    /// The tick being decided: 1 on the first decision.
+    pub tick: u32,
+    /// The tick cap.
+    pub max_ticks: u32,
+    /// Board width.
+    pub width: u32,
+    /// Board height.
+    pub height: u32,
+    /// The id of the bot this observation is for.
+    pub you: usize,
+    /// Every player by id, dead ones too.
+    pub players: Vec<PlayerView>,
+    /// `grid[y][x]`: `-1` empty, `-2` rock, `p` a trail of player `p`.
+    pub grid: Vec<Vec<CellValue>>,
+}
+
+impl Observation {
+    /// The observation of `engine` for player `you`, before the next tick.
+    pub fn new<E: Engine>(engine: &E, you: usize) -> Observation {
+        let config = engine.config();
+        let players = (0..engine.num_players())
+            .map(|id| {
+                let p = engine.player(id);
+                PlayerView { id, x: p.pos.x as u32, y: p.pos.y as u32, dir: p.dir, alive: p.alive }
+            })
+            .collect();
+        let grid = (0..config.height)
+            .map(|y| (0..config.width).map(|x| engine.cell(Pos::new(x as u8, y as u8))).collect())
+            .collect();
+        Observation {
+            tick: engine.tick() + 1,
+            max_ticks: config.max_ticks,
+            width: config.width,
+            height: config.height,
+            you,
+            players,
+            grid,
+        }
+    }
+
+    /// The same observation for another player: only `you` differs.
+    pub fn for_player(&self, you: usize) -> Observation {
+        Observation { you, ..self.clone() }
+    }
+
+    /// The observation as one line of JSON (no newline).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("an observation always serialises")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Config, Game};
+
+    #[test]
+    fn json_keys_come_in_the_order_of_the_rule_book() {
+        let config = Config { width: 8, height: 8, rock_density: 0, ..Config::default() };
+        let game = Game::seeded(&config, 123).unwrap();
+        let json = Observation::new(&game, 1).to_json();
+        assert!(json.starts_with(r#"{"tick":1,"max_ticks":2000,"width":8,"height":8,"you":1,"players":[{"id":0,"x":2,"y":2,"dir":"N","alive":true},{"id":1,"x":5,"y":5,"dir":"S","alive":true}],"grid":[[-1,"#), "{json}");
+        let obs: Observation = serde_json::from_str(&json).unwrap();
+        assert_eq!(obs.grid[2][2], 0);
+        assert_eq!(obs.grid[5][5], 1);
+        assert_eq!(obs.grid.len(), 8);
+        assert!(obs.grid.iter().all(|row| row.len() == 8));
+    }
+}

@@ -1,0 +1,162 @@
+//! The readable reference engine: RULES.md section 7, line by line.
+//!
+//! It favours clarity over speed and is the yardstick the fast engine is
+//! proven against. Keep it this way.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::command::Action;
+use crate::config::{Config, FaultPolicy};
+use crate::engine::{check_map, Engine, GameError, PlayerState, StepError};
+use crate::geometry::{CellValue, Pos, EMPTY, ROCK};
+use crate::map::Map;
+use crate::outcome::Outcome;
+
+/// A game as the rule book describes it: a grid of cell values and the players.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    config: Config,
+    /// Cell values, row-major.
+    grid: Vec<CellValue>,
+    players: Vec<PlayerState>,
+    tick: u32,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// The whole grid, row-major (`y * width + x`).
+    pub fn grid(&self) -> &[CellValue] {
+        &self.grid
+    }
+
+    /// All players, by id.
+    pub fn players(&self) -> &[PlayerState] {
+        &self.players
+    }
+
+    fn at(&self, pos: Pos) -> usize {
+        pos.index(self.config.width)
+    }
+}
+
+impl Engine for Game {
+    fn from_map(config: &Config, map: &Map) -> Result<Self, GameError> {
+        check_map(config, map)?;
+        map.validate()?;
+        let mut grid: Vec<CellValue> = map.rocks.iter().map(|&r| if r { ROCK } else { EMPTY }).collect();
+        let players: Vec<PlayerState> = map
+            .starts
+            .iter()
+            .map(|s| PlayerState { pos: s.pos, dir: s.dir, alive: true, trail: 1, eliminated_at: None })
+            .collect();
+        // Each start cell holds its player's id: a trail of one cell.
+        for (id, p) in players.iter().enumerate() {
+            grid[p.pos.index(config.width)] = id as CellValue;
+        }
+        Ok(Game { config: *config, grid, players, tick: 0, outcome: None })
+    }
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn tick(&self) -> u32 {
+        self.tick
+    }
+
+    fn num_players(&self) -> usize {
+        self.players.len()
+    }
+
+    fn player(&self, id: usize) -> PlayerState {
+        self.players[id]
+    }
+
+    fn cell(&self, pos: Pos) -> CellValue {
+        self.grid[self.at(pos)]
+    }
+
+    fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn step(&mut self, actions: &[Action]) -> Result<(), StepError> {
+        if self.outcome.is_some() {
+            return Err(StepError::GameOver);
+        }
+        let n = self.players.len();
+        if actions.len() != n {
+            return Err(StepError::WrongLength { expected: n, got: actions.len() });
+        }
+        let t = self.tick + 1;
+        let (w, h) = (self.config.width, self.config.height);
+
+        // A: the players alive at the start of the tick.
+        let mut in_a: Vec<bool> = self.players.iter().map(|p| p.alive).collect();
+
+        // 1. Under `eliminate`, a faulted player crashes where it stands.
+        if self.config.fault_policy == FaultPolicy::Eliminate {
+            for i in 0..n {
+                if in_a[i] && actions[i].is_fault() {
+                    self.players[i].alive = false;
+                    self.players[i].eliminated_at = Some(t);
+                    in_a[i] = false;
+                }
+            }
+        }
+
+        // 2. The new direction: the command, unless there is none or it
+        //    reverses into a neck. 3. The target: one cell in that direction.
+        let mut new_dir = vec![None; n];
+        let mut target: Vec<Option<Pos>> = vec![None; n];
+        for i in (0..n).filter(|&i| in_a[i]) {
+            let p = &self.players[i];
+            let has_neck = p.trail >= 2;
+            let d = match actions[i].dir() {
+                Some(d) if !(has_neck && d == p.dir.opposite()) => d,
+                _ => p.dir,
+            };
+            new_dir[i] = Some(d);
+            target[i] = p.pos.step(d, w, h); // None: off the board
+        }
+
+        // 4. Crashes, all judged on the board as it was at the start of the tick.
+        let mut crashed = vec![false; n];
+        for i in (0..n).filter(|&i| in_a[i]) {
+            crashed[i] = match target[i] {
+                None => true,
+                Some(cell) => {
+                    let occupied = self.grid[self.at(cell)] != EMPTY;
+                    let head_on = (0..n).any(|j| j != i && in_a[j] && target[j] == Some(cell));
+                    occupied || head_on
+                }
+            };
+        }
+
+        // 5. Everyone in A turns; the crashed are eliminated, the rest move.
+        for i in (0..n).filter(|&i| in_a[i]) {
+            let d = new_dir[i].expect("every player in A has a direction");
+            self.players[i].dir = d;
+            if crashed[i] {
+                self.players[i].alive = false;
+                self.players[i].eliminated_at = Some(t);
+            } else {
+                let cell = target[i].expect("a player that did not crash has a target");
+                let index = self.at(cell);
+                self.grid[index] = i as CellValue;
+                self.players[i].pos = cell;
+                self.players[i].trail += 1;
+            }
+        }
+
+        // 6. The tick number grows by one; then section 8.
+        self.tick = t;
+        self.outcome = Outcome::decide(t, self.config.max_ticks, &self.players);
+        Ok(())
+    }
+}
