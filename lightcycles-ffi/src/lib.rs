@@ -1,0 +1,3 @@
+//! # lightcycles-ffi
+//!
+//! The C ABI of LightCycles (`include/lightcycles.h`).
