@@ -6,6 +6,7 @@ use crate::config::{Config, ConfigError};
 use crate::geometry::{CellValue, Dir, Pos};
 use crate::map::{Map, MapError};
 use crate::outcome::Outcome;
+use crate::position::{Position, PositionError};
 
 /// One player as the rules see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,6 +32,9 @@ pub enum GameError {
     /// The map could not be generated or does not fit.
     #[error(transparent)]
     Map(#[from] MapError),
+    /// The position breaks an invariant.
+    #[error(transparent)]
+    Position(#[from] PositionError),
     /// The map and the configuration disagree.
     #[error("the map is {map_width} × {map_height} with {map_players} players, the configuration {width} × {height} with {players}")]
     MapMismatch {
@@ -67,8 +71,16 @@ pub enum StepError {
 
 /// A LightCycles engine: a state and the tick of RULES.md section 7.
 pub trait Engine: Clone + Sized {
+    /// The game that goes on from `position` (checked with
+    /// [`Position::validate`]).
+    fn from_position(position: &Position) -> Result<Self, GameError>;
+
     /// The game on `map` under `config` (whose size and players must match).
-    fn from_map(config: &Config, map: &Map) -> Result<Self, GameError>;
+    fn from_map(config: &Config, map: &Map) -> Result<Self, GameError> {
+        check_map(config, map)?;
+        map.validate()?;
+        Self::from_position(&Position::start(config, map))
+    }
 
     /// The seeded game of `config`: [`crate::map::generate`] then [`Engine::from_map`].
     fn seeded(config: &Config, seed: u64) -> Result<Self, GameError> {
@@ -90,6 +102,18 @@ pub trait Engine: Clone + Sized {
     fn is_over(&self) -> bool;
     /// The outcome, once the game has ended.
     fn outcome(&self) -> Option<Outcome>;
+    /// The current state as plain data.
+    fn position(&self) -> Position {
+        let config = *self.config();
+        let mut grid = alloc::vec::Vec::with_capacity(config.cells());
+        for y in 0..config.height {
+            for x in 0..config.width {
+                grid.push(self.cell(Pos::new(x as u8, y as u8)));
+            }
+        }
+        let players = (0..self.num_players()).map(|i| self.player(i)).collect();
+        Position { config, tick: self.tick(), grid, players }
+    }
     /// Applies one tick with one action per player (ignored for the dead).
     fn step(&mut self, actions: &[Action]) -> Result<(), StepError>;
 }

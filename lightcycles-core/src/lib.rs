@@ -25,6 +25,7 @@ pub mod map;
 #[cfg(feature = "serde")]
 pub mod observation;
 pub mod outcome;
+pub mod position;
 pub mod reference;
 #[cfg(feature = "serde")]
 pub mod replay;
@@ -38,5 +39,6 @@ pub use engine::{Engine, GameError, PlayerState, StepError};
 pub use geometry::{CellValue, Dir, Pos, EMPTY, ROCK};
 pub use map::{Map, MapError, MapParseError, Start};
 pub use outcome::Outcome;
+pub use position::{Position, PositionError};
 pub use reference::Game;
 pub use rng::SplitMix64;

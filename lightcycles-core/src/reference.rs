@@ -8,10 +8,10 @@ use alloc::vec::Vec;
 
 use crate::command::Action;
 use crate::config::{Config, FaultPolicy};
-use crate::engine::{check_map, Engine, GameError, PlayerState, StepError};
-use crate::geometry::{CellValue, Pos, EMPTY, ROCK};
-use crate::map::Map;
+use crate::engine::{Engine, GameError, PlayerState, StepError};
+use crate::geometry::{CellValue, Pos, EMPTY};
 use crate::outcome::Outcome;
+use crate::position::Position;
 
 /// A game as the rule book describes it: a grid of cell values and the players.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -41,20 +41,11 @@ impl Game {
 }
 
 impl Engine for Game {
-    fn from_map(config: &Config, map: &Map) -> Result<Self, GameError> {
-        check_map(config, map)?;
-        map.validate()?;
-        let mut grid: Vec<CellValue> = map.rocks.iter().map(|&r| if r { ROCK } else { EMPTY }).collect();
-        let players: Vec<PlayerState> = map
-            .starts
-            .iter()
-            .map(|s| PlayerState { pos: s.pos, dir: s.dir, alive: true, trail: 1, eliminated_at: None })
-            .collect();
-        // Each start cell holds its player's id: a trail of one cell.
-        for (id, p) in players.iter().enumerate() {
-            grid[p.pos.index(config.width)] = id as CellValue;
-        }
-        Ok(Game { config: *config, grid, players, tick: 0, outcome: None })
+    fn from_position(position: &Position) -> Result<Self, GameError> {
+        position.validate()?;
+        let Position { config, tick, grid, players } = position.clone();
+        let outcome = if tick > 0 { Outcome::decide(tick, config.max_ticks, &players) } else { None };
+        Ok(Game { config, grid, players, tick, outcome })
     }
 
     fn config(&self) -> &Config {
