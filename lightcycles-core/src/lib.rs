@@ -11,6 +11,21 @@
 //! - [`outcome`]: winner, draw and placements.
 //! - [`observation`] and [`replay`] (feature `serde`): what bots see, and
 //!   the replay file with its verifier.
+//!
+//! ```
+//! use lightcycles_core::{Action, Answer, Config, Dir, Engine, Game};
+//!
+//! let mut game = Game::seeded(&Config::default(), 42).unwrap();
+//! while !game.is_over() {
+//!     // Bots answer with lines of text; the one parser turns them into actions.
+//!     let a = Answer::from_line(b"N\n").action();
+//!     let b = Answer::from_line(b"left").action(); // invalid: a fault, no move
+//!     game.step(&[a, b]).unwrap();
+//! }
+//! let outcome = game.outcome().unwrap();
+//! assert!(outcome.ticks >= 1);
+//! # let _ = (Action::Keep, Dir::N);
+//! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
