@@ -129,8 +129,12 @@ impl Answer {
         let valid = parse_move(raw).is_some();
         let trimmed = trim_ascii_space(raw);
         let text: Cow<'_, str> = String::from_utf8_lossy(trimmed);
-        let line = if !valid && text.len() > MAX_RECORDED_BYTES {
-            let mut cut = RECORDED_PREFIX_BYTES;
+        // A line cut for its length keeps a mark that it was cut, so that it
+        // stays invalid on replay even when what was kept would parse (a move
+        // padded past 1024 bytes).
+        let too_long = raw.len() > MAX_LINE_BYTES;
+        let line = if !valid && (text.len() > MAX_RECORDED_BYTES || too_long) {
+            let mut cut = RECORDED_PREFIX_BYTES.min(text.len());
             while !text.is_char_boundary(cut) {
                 cut -= 1;
             }
@@ -206,6 +210,11 @@ mod tests {
         // A cut never splits a character: 59 bytes of 'a' then 'é' (2 bytes).
         let multi = format!("{}é{}", "a".repeat(59), "b".repeat(10));
         assert_eq!(Answer::from_line(multi.as_bytes()).line.unwrap(), format!("{}…", "a".repeat(59)));
+        // A move padded past 1024 bytes is invalid, and recorded so that it stays so.
+        let padded = format!("N{}", " ".repeat(1100));
+        let a = Answer::from_line(padded.as_bytes());
+        assert_eq!(a, Answer { line: Some("N…".into()), fault: Some(FaultKind::Invalid) });
+        assert_eq!(a.action(), Action::Fault(FaultKind::Invalid));
     }
 
     use alloc::format;

@@ -96,6 +96,17 @@ proptest! {
     }
 
     #[test]
+    fn padded_moves_replay_as_they_played(before in 0usize..1100, after in 0usize..1100, letter in prop::sample::select(vec![b'N', b'E', b'S', b'W'])) {
+        let mut raw = vec![b' '; before];
+        raw.push(letter);
+        raw.extend(std::iter::repeat_n(b'\t', after));
+        let answer = Answer::from_line(&raw);
+        let recorded = answer.line.clone().unwrap();
+        prop_assert_eq!(parse_move(&raw).is_some(), raw.len() <= 1024);
+        prop_assert_eq!(Answer::from_line(recorded.as_bytes()).action(), answer.action());
+    }
+
+    #[test]
     fn config_validation_never_panics(
         width in any::<u32>(), height in any::<u32>(), players in any::<u32>(),
         max_ticks in any::<u32>(), rock_density in any::<u32>(),
