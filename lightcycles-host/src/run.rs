@@ -142,7 +142,6 @@ pub fn write_replay(path: &Path, replay: &Replay) -> std::io::Result<()> {
     let mut json = replay.to_json();
     json.push('\n');
     file.write_all(json.as_bytes())?;
-    file.as_file().sync_data()?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
