@@ -1,3 +1,26 @@
 //! # lightcycles-host
 //!
-//! Plays bots against each other under the rules of `lightcycles-core`.
+//! Plays bots against each other under the rules of `lightcycles-core`:
+//! bot adapters behind one trait, a deterministic match loop, runs of many
+//! games in parallel, reports, replay checks, and the `lightcycles` CLI.
+//!
+//! - [`bot`]: the [`bot::Bot`] trait every kind of bot implements, and the
+//!   built-in bots.
+//! - [`spec`]: bot arguments (`builtin:random`, `name=SPEC`, …) and names.
+//! - [`match_loop`]: one game, deterministic, recorded as a replay.
+//! - [`run`]: many games: seeds, seats, parallel jobs, replay files.
+//! - [`report`]: per-game lines and the FINAL_RESULTS block.
+//! - [`verify`]: checking replay files.
+//! - [`map_view`]: maps as pictures and JSON.
+//! - [`cli`]: the command line.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod bot;
+pub mod cli;
+pub mod map_view;
+pub mod match_loop;
+pub mod report;
+pub mod run;
+pub mod spec;
+pub mod verify;

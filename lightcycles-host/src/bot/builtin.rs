@@ -1,0 +1,393 @@
+//! Bots compiled into the host: `random`, `fuzz` and `straight`.
+//!
+//! A built-in bot's randomness comes from a SplitMix64 of its own, seeded
+//! from the game's seed and its seat ([`bot_seed`]); it never draws from the
+//! map generator, so a bot's draws cannot shift a map.
+
+use std::time::Duration;
+
+use lightcycles_core::{Dir, SplitMix64};
+
+use super::{Bot, BotContext, BotError, BotFactory, Reply, Turn};
+
+/// A bot compiled into the host, named by `builtin:NAME`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// Uniformly random among the moves that do not crash at once.
+    Random,
+    /// Random moves mixed with every kind of invalid answer.
+    Fuzz,
+    /// Keeps its direction.
+    Straight,
+}
+
+impl Builtin {
+    /// Every built-in bot, in the order help lists them.
+    pub const ALL: [Builtin; 3] = [Builtin::Random, Builtin::Fuzz, Builtin::Straight];
+
+    /// The name after `builtin:`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Builtin::Random => "random",
+            Builtin::Fuzz => "fuzz",
+            Builtin::Straight => "straight",
+        }
+    }
+
+    /// One line on what the bot does, for help texts.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Builtin::Random => "a random move among those that do not crash at once",
+            Builtin::Fuzz => "random moves mixed with invalid lines of every kind and missing answers",
+            Builtin::Straight => "keeps its direction",
+        }
+    }
+
+    /// The built-in bot called `name`.
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        Builtin::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// The names of all built-in bots, comma-separated.
+    pub fn names() -> String {
+        Builtin::ALL.map(Builtin::name).join(", ")
+    }
+
+    /// A bot of this kind for one game and seat.
+    pub fn make(self, ctx: &BotContext) -> Box<dyn Bot> {
+        let rng = SplitMix64::new(bot_seed(ctx.seed, ctx.seat));
+        match self {
+            Builtin::Random => Box::new(RandomBot { rng }),
+            Builtin::Fuzz => Box::new(FuzzBot { rng }),
+            Builtin::Straight => Box::new(StraightBot),
+        }
+    }
+}
+
+impl BotFactory for Builtin {
+    fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
+        Ok(self.make(ctx))
+    }
+}
+
+/// The seed of a built-in bot's own generator: the game seed and the seat
+/// mixed through SplitMix64 outputs, so that neighbouring seeds and seats
+/// give unrelated streams, and none equals the map generator's stream.
+pub fn bot_seed(game_seed: u64, seat: usize) -> u64 {
+    // "botseed!" in ASCII: keeps the bot stream apart from the map's.
+    const SALT: u64 = 0x626F_7473_6565_6421;
+    let game = SplitMix64::new(game_seed ^ SALT).next_u64();
+    SplitMix64::new(game ^ (seat as u64).wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64()
+}
+
+/// Uniform in `0..n` for a small `n ≥ 1`.
+fn pick(rng: &mut SplitMix64, n: usize) -> usize {
+    rng.below(n as u64) as usize
+}
+
+/// A random move among those that do not crash at once; any move if none is
+/// safe. A reversal into the neck is not a move of its own (it goes
+/// straight), so it is never counted twice.
+fn random_safe_move(turn: &Turn<'_>, rng: &mut SplitMix64) -> Dir {
+    let distinct = Dir::ALL.into_iter().filter(|&d| turn.effective(d) == d);
+    let safe: Vec<Dir> = distinct.filter(|&d| !turn.crashes_at_once(d)).collect();
+    if safe.is_empty() {
+        Dir::ALL[pick(rng, 4)]
+    } else {
+        safe[pick(rng, safe.len())]
+    }
+}
+
+/// `builtin:random`.
+#[derive(Debug)]
+struct RandomBot {
+    rng: SplitMix64,
+}
+
+impl Bot for RandomBot {
+    fn answer(&mut self, turn: &Turn<'_>, _limit: Duration) -> Reply {
+        Reply::of_dir(random_safe_move(turn, &mut self.rng))
+    }
+}
+
+/// `builtin:straight`.
+#[derive(Debug)]
+struct StraightBot;
+
+impl Bot for StraightBot {
+    fn answer(&mut self, turn: &Turn<'_>, _limit: Duration) -> Reply {
+        Reply::of_dir(turn.me().dir)
+    }
+}
+
+/// Every kind of answer the fuzz bot gives besides a plain move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FuzzKind {
+    /// A move surrounded by ASCII whitespace: valid after trimming.
+    PaddedMove,
+    /// A direction in lower case: `n`.
+    LowerCase,
+    /// A word: `NORTH`, `East`, `left`.
+    Word,
+    /// An empty line, or one of whitespace only.
+    Empty,
+    /// Two moves on one line: `N E`, `NS`.
+    TwoMoves,
+    /// A line of 65 to 1024 bytes (recorded cut, with `…`).
+    Over64,
+    /// A line over 1024 bytes.
+    Over1024,
+    /// Bytes that are not UTF-8.
+    NotUtf8,
+    /// No answer: the host records a timeout.
+    NoAnswer,
+    /// Declines to move, without fault.
+    Declines,
+}
+
+impl FuzzKind {
+    /// Every kind, in draw order.
+    pub const ALL: [FuzzKind; 10] = [
+        FuzzKind::PaddedMove,
+        FuzzKind::LowerCase,
+        FuzzKind::Word,
+        FuzzKind::Empty,
+        FuzzKind::TwoMoves,
+        FuzzKind::Over64,
+        FuzzKind::Over1024,
+        FuzzKind::NotUtf8,
+        FuzzKind::NoAnswer,
+        FuzzKind::Declines,
+    ];
+
+    /// A reply of this kind, drawn from `rng`; `dir` is a sensible move.
+    pub fn reply(self, dir: Dir, rng: &mut SplitMix64) -> Reply {
+        let letter = dir.letter();
+        let line = |s: String| Reply::Line(s.into_bytes());
+        match self {
+            FuzzKind::PaddedMove => {
+                let pads = [" ", "\t", "\r", "  ", "\x0b", "\x0c"];
+                line(format!("{}{letter}{}", pads[pick(rng, pads.len())], pads[pick(rng, pads.len())]))
+            }
+            FuzzKind::LowerCase => line(letter.to_ascii_lowercase().to_string()),
+            FuzzKind::Word => {
+                let words = ["NORTH", "East", "south", "WEST", "left", "up", "0", "1"];
+                line(words[pick(rng, words.len())].to_string())
+            }
+            FuzzKind::Empty => line([" ", "", "\t ", "\r"][pick(rng, 4)].to_string()),
+            FuzzKind::TwoMoves => {
+                let other = Dir::ALL[pick(rng, 4)].letter();
+                line(if pick(rng, 2) == 0 { format!("{letter} {other}") } else { format!("{letter}{other}") })
+            }
+            FuzzKind::Over64 => {
+                let len = 65 + pick(rng, 1024 - 65 + 1);
+                let mut s: String = std::iter::repeat(letter).take(len).collect();
+                if pick(rng, 2) == 0 {
+                    // A two-byte character across the recording cut at 60 bytes.
+                    s.replace_range(59..61, "é");
+                }
+                line(s)
+            }
+            FuzzKind::Over1024 => {
+                // A move, padding past the limit, and a second letter so that
+                // the trimmed line is no move either (a move padded with
+                // whitespace alone would be recorded as that move).
+                let mut s = String::with_capacity(1100);
+                s.push(letter);
+                s.extend(std::iter::repeat(' ').take(1024 + pick(rng, 64)));
+                s.push(letter);
+                line(s)
+            }
+            FuzzKind::NotUtf8 => {
+                let mut bytes = vec![letter as u8];
+                let junk: [&[u8]; 4] = [b"\xff", b"\xc3", b"\xe2\x82", b"\x80\x80"];
+                let j = junk[pick(rng, junk.len())];
+                if pick(rng, 2) == 0 {
+                    bytes.extend_from_slice(j);
+                } else {
+                    bytes.splice(0..0, j.iter().copied());
+                }
+                Reply::Line(bytes)
+            }
+            FuzzKind::NoAnswer => Reply::Timeout,
+            FuzzKind::Declines => Reply::NoMove,
+        }
+    }
+}
+
+/// `builtin:fuzz`: on two ticks in three a random safe move, otherwise an
+/// answer of a [`FuzzKind`] drawn uniformly.
+#[derive(Debug)]
+struct FuzzBot {
+    rng: SplitMix64,
+}
+
+impl Bot for FuzzBot {
+    fn answer(&mut self, turn: &Turn<'_>, _limit: Duration) -> Reply {
+        let dir = random_safe_move(turn, &mut self.rng);
+        if pick(&mut self.rng, 3) != 0 {
+            return Reply::of_dir(dir);
+        }
+        let kind = FuzzKind::ALL[pick(&mut self.rng, FuzzKind::ALL.len())];
+        kind.reply(dir, &mut self.rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lightcycles_core::{parse_move, Action, Answer, Config, Engine, FaultKind, Game, Position};
+    use std::collections::HashSet;
+
+    fn ctx(seed: u64, seat: usize) -> BotContext {
+        BotContext { game: 0, seat, players: 2, seed }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for b in Builtin::ALL {
+            assert_eq!(Builtin::from_name(b.name()), Some(b));
+        }
+        assert_eq!(Builtin::from_name("Random"), None);
+        assert_eq!(Builtin::names(), "random, fuzz, straight");
+    }
+
+    #[test]
+    fn bot_seeds_differ_by_seed_and_seat_and_from_the_map_stream() {
+        let mut seen = HashSet::new();
+        for seed in 0..200u64 {
+            for seat in 0..8 {
+                let s = bot_seed(seed, seat);
+                assert!(seen.insert(s), "seed {seed} seat {seat} repeats a bot seed");
+                assert_ne!(s, seed);
+                assert_ne!(SplitMix64::new(s).next_u64(), SplitMix64::new(seed).next_u64());
+            }
+        }
+        assert_eq!(bot_seed(5, 1), bot_seed(5, 1));
+    }
+
+    /// A hand-made position: player 0 at (1, 1) facing E with a neck at
+    /// (0, 1); rocks at (2, 1) and (1, 0); so only S is safe.
+    fn cornered() -> Position {
+        let config = Config { width: 8, height: 8, rock_density: 0, ..Config::default() };
+        let mut position = Position::start(
+            &config,
+            &lightcycles_core::Map::from_parts(
+                8,
+                8,
+                &[lightcycles_core::Pos::new(2, 1), lightcycles_core::Pos::new(1, 0)],
+                &[
+                    lightcycles_core::Start { pos: lightcycles_core::Pos::new(0, 1), dir: Dir::E },
+                    lightcycles_core::Start { pos: lightcycles_core::Pos::new(6, 6), dir: Dir::W },
+                ],
+            )
+            .unwrap(),
+        );
+        let mut game = Game::from_position(&position).unwrap();
+        game.step(&[Action::Move(Dir::E), Action::Keep]).unwrap();
+        position = game.position();
+        assert_eq!(position.players[0].pos, lightcycles_core::Pos::new(1, 1));
+        position
+    }
+
+    #[test]
+    fn random_takes_the_only_safe_move_and_never_reverses_into_its_neck() {
+        let position = cornered();
+        let turn = Turn::new(&position, 0);
+        for seed in 0..100 {
+            let mut bot = Builtin::Random.make(&ctx(seed, 0));
+            assert_eq!(bot.answer(&turn, Duration::ZERO), Reply::of_dir(Dir::S), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn random_spreads_over_the_safe_moves() {
+        let config = Config { width: 16, height: 16, rock_density: 0, ..Config::default() };
+        let game = Game::seeded(&config, 9).unwrap();
+        let position = game.position();
+        let turn = Turn::new(&position, 0);
+        let mut seen = HashSet::new();
+        for seed in 0..64 {
+            let mut bot = Builtin::Random.make(&ctx(seed, 0));
+            let Reply::Line(line) = bot.answer(&turn, Duration::ZERO) else { panic!("random always answers") };
+            let dir = parse_move(&line).expect("random answers a valid move");
+            assert!(!turn.crashes_at_once(dir));
+            seen.insert(dir);
+        }
+        assert_eq!(seen.len(), 4, "on an open board with no neck every direction is drawn");
+    }
+
+    #[test]
+    fn random_moves_anyway_when_nothing_is_safe() {
+        let mut position = cornered();
+        // Block the last way out.
+        position.grid[2 * 8 + 1] = lightcycles_core::ROCK;
+        let turn = Turn::new(&position, 0);
+        let mut bot = Builtin::Random.make(&ctx(1, 0));
+        assert!(matches!(bot.answer(&turn, Duration::ZERO), Reply::Line(l) if parse_move(&l).is_some()));
+    }
+
+    #[test]
+    fn straight_names_its_own_direction() {
+        let position = cornered();
+        let mut bot = Builtin::Straight.make(&ctx(0, 0));
+        assert_eq!(bot.answer(&Turn::new(&position, 0), Duration::ZERO), Reply::of_dir(Dir::E));
+        assert_eq!(bot.answer(&Turn::new(&position, 1), Duration::ZERO), Reply::of_dir(Dir::W));
+    }
+
+    #[test]
+    fn every_fuzz_kind_is_what_it_claims() {
+        let mut rng = SplitMix64::new(3);
+        for _ in 0..50 {
+            for kind in FuzzKind::ALL {
+                let reply = kind.reply(Dir::S, &mut rng);
+                let answer = match &reply {
+                    Reply::Line(bytes) => Answer::from_line(bytes),
+                    Reply::Timeout => Answer::fault(FaultKind::Timeout),
+                    Reply::NoMove => Answer::none(),
+                    Reply::Crash => unreachable!("fuzz never crashes"),
+                };
+                let Reply::Line(bytes) = &reply else {
+                    assert!(matches!(kind, FuzzKind::NoAnswer | FuzzKind::Declines), "{kind:?}");
+                    continue;
+                };
+                match kind {
+                    FuzzKind::PaddedMove => assert_eq!(answer.action(), Action::Move(Dir::S)),
+                    _ => assert_eq!(answer.fault, Some(FaultKind::Invalid), "{kind:?} {reply:?}"),
+                }
+                match kind {
+                    FuzzKind::Over64 => assert!((65..=1024).contains(&bytes.len()), "{}", bytes.len()),
+                    FuzzKind::Over1024 => assert!(bytes.len() > 1024),
+                    FuzzKind::NotUtf8 => assert!(std::str::from_utf8(bytes).is_err()),
+                    FuzzKind::LowerCase => assert_eq!(bytes, b"s"),
+                    _ => {}
+                }
+                if kind == FuzzKind::Over64 {
+                    let line = answer.line.unwrap();
+                    assert!(line.ends_with('…') && line.len() <= 60 + '…'.len_utf8(), "{line:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fuzz_is_seeded_and_mixes_moves_with_every_kind_of_fault() {
+        let config = Config { width: 16, height: 16, rock_density: 0, ..Config::default() };
+        let game = Game::seeded(&config, 4).unwrap();
+        let position = game.position();
+        let turn = Turn::new(&position, 1);
+        let run = |seed| {
+            let mut bot = Builtin::Fuzz.make(&ctx(seed, 1));
+            (0..300).map(|_| bot.answer(&turn, Duration::ZERO)).collect::<Vec<_>>()
+        };
+        let replies = run(11);
+        assert_eq!(replies, run(11), "same seed and seat, same answers");
+        assert_ne!(replies, run(12));
+        let moves = replies.iter().filter(|r| matches!(r, Reply::Line(l) if parse_move(l).is_some())).count();
+        assert!(moves > 150, "mostly moves: {moves}");
+        assert!(replies.contains(&Reply::Timeout));
+        assert!(replies.contains(&Reply::NoMove));
+        let invalid = replies.iter().filter(|r| matches!(r, Reply::Line(l) if parse_move(l).is_none())).count();
+        assert!(invalid > 30, "{invalid}");
+    }
+}

@@ -1,0 +1,421 @@
+//! The `lightcycles` command line (DESIGN.md: command and flag names are
+//! fixed): `play`, `replay verify` and `map`.
+//!
+//! Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage
+//! or bad input, with a message that names what and where.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use lightcycles_core::{Config, ConfigError, FaultPolicy};
+
+use crate::bot::builtin::Builtin;
+use crate::match_loop::{DefaultEngine, Limits, MapFile};
+use crate::report::{self, Tally};
+use crate::run::{self, Entrant, RunError, RunOptions};
+use crate::spec::{self, BotSpec};
+use crate::verify::{self, Verdict};
+use crate::{map_view, spec::SpecError};
+
+/// Plays LightCycles bots against each other, checks replays and shows maps.
+#[derive(Debug, Parser)]
+#[command(name = "lightcycles", version)]
+#[command(after_help = "Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage or bad input.")]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play seeded games between bots; print one line per game, then FINAL_RESULTS.
+    #[command(after_help = bots_help())]
+    Play(PlayArgs),
+    /// Work with replay files (sim_<g>.json).
+    #[command(subcommand)]
+    Replay(ReplayCommand),
+    /// Print a generated map: a picture of the board, or JSON.
+    Map(MapArgs),
+}
+
+/// The `replay` commands.
+#[derive(Debug, Subcommand)]
+pub enum ReplayCommand {
+    /// Replay files on the rules engine and compare every frame and the
+    /// result; stop at the first difference (exit 1) or unreadable file (exit 2).
+    Verify(VerifyArgs),
+}
+
+/// What a fault costs (RULES.md section 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PolicyArg {
+    /// A fault is no move: the cycle keeps its direction (as in CodeClash).
+    Straight,
+    /// A faulted player crashes where it stands (as on CodinGame).
+    Eliminate,
+}
+
+impl From<PolicyArg> for FaultPolicy {
+    fn from(p: PolicyArg) -> Self {
+        match p {
+            PolicyArg::Straight => FaultPolicy::Straight,
+            PolicyArg::Eliminate => FaultPolicy::Eliminate,
+        }
+    }
+}
+
+/// Arguments of `lightcycles play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The bots in seat order, 2 to 8; all of them ride in every game.
+    #[arg(value_name = "BOT", num_args = 2.., required = true)]
+    pub bots: Vec<String>,
+    /// Rounds to play, one seed each: game g gets seed SEED+g (with --swap,
+    /// each round is two games).
+    #[arg(short = 'r', long = "rounds", value_name = "ROUNDS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub rounds: u64,
+    /// The seed of game 0.
+    #[arg(short = 's', long = "seed", value_name = "SEED", default_value_t = 0)]
+    pub seed: u64,
+    /// Write the replay of game g to DIR/sim_<g>.json (DIR is created if needed).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// Games played at once; results and replays are numbered by game whatever
+    /// order they finish in.
+    #[arg(short = 'j', long = "jobs", value_name = "JOBS", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub jobs: u64,
+    /// Board width, 8 to 255 (16 or more for 3 bots or more).
+    #[arg(long, value_name = "W", default_value_t = 48, conflicts_with = "map")]
+    pub width: u32,
+    /// Board height, 8 to 255 (16 or more for 3 bots or more).
+    #[arg(long, value_name = "H", default_value_t = 36, conflicts_with = "map")]
+    pub height: u32,
+    /// The tick cap, 1 to 1000000: at the cap the survivors draw.
+    #[arg(long = "max-ticks", value_name = "N", default_value_t = 2000)]
+    pub max_ticks: u32,
+    /// Rock cover of seeded maps in percent, 0 to 25.
+    #[arg(long = "rock-density", value_name = "P", default_value_t = 4, conflicts_with = "map")]
+    pub rock_density: u32,
+    /// What a fault (invalid line, timeout, crash) costs.
+    #[arg(long = "fault-policy", value_name = "POLICY", value_enum, default_value_t = PolicyArg::Straight)]
+    pub fault_policy: PolicyArg,
+    /// Play every game on this map of the 2010 Google AI Challenge (2 bots;
+    /// SEED+g then seeds the bots only).
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+    /// Time for a bot's first answer, in milliseconds.
+    #[arg(long = "time-first-ms", value_name = "MS", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_first_ms: u64,
+    /// Time for each later answer, in milliseconds.
+    #[arg(long = "time-ms", value_name = "MS", default_value_t = 50,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_ms: u64,
+    /// Also play each round with the seats reversed: game 2r with the bots as
+    /// given, game 2r+1 reversed, both with seed SEED+r.
+    #[arg(long)]
+    pub swap: bool,
+}
+
+/// Arguments of `lightcycles replay verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Replay files, checked in order.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// Arguments of `lightcycles map`.
+#[derive(Debug, Args)]
+pub struct MapArgs {
+    /// The map's seed.
+    #[arg(short = 's', long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Board width, 8 to 255 (16 or more for 3 players or more).
+    #[arg(long, value_name = "W", default_value_t = 48)]
+    pub width: u32,
+    /// Board height, 8 to 255 (16 or more for 3 players or more).
+    #[arg(long, value_name = "H", default_value_t = 36)]
+    pub height: u32,
+    /// Players, 2 to 8.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub players: u32,
+    /// Rock cover in percent, 0 to 25.
+    #[arg(long = "rock-density", value_name = "P", default_value_t = 4)]
+    pub rock_density: u32,
+    /// Print JSON (width, height, rocks, start, as in a replay) instead of a picture.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The bot spec grammar and the built-in bots, for `play --help`.
+pub fn bots_help() -> String {
+    let mut s = String::from(
+        "Bot specs:\n  \
+         builtin:NAME      a bot compiled into lightcycles (below)\n  \
+         NAME=SPEC         the same bot shown as NAME (letters, digits, _ - .)\n  \
+         PATH.py, PATH.so, cmd:COMMAND, tron2010:COMMAND\n                    \
+         parsed, but not supported by this build yet\n\
+         Without NAME=, a bot is named after its builtin; equal names get _2, _3...\n\n\
+         Built-in bots:\n",
+    );
+    for b in Builtin::ALL {
+        s.push_str(&format!("  {:<18}{}\n", format!("builtin:{}", b.name()), b.description()));
+    }
+    s.push_str("\nExample: lightcycles play builtin:random builtin:fuzz -r 200 -s 7 -o games");
+    s
+}
+
+/// A command that did not succeed: its exit code and what to tell the user.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// 1 a check failed, 2 bad usage or bad input.
+    pub code: u8,
+    /// The message, naming what and where.
+    pub message: String,
+}
+
+fn bad_input(message: impl Into<String>) -> Failure {
+    Failure { code: 2, message: message.into() }
+}
+
+/// Runs the command line of this process.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
+        }
+    };
+    let stdout = std::io::stdout();
+    match execute(cli, &mut stdout.lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure { code, message }) => {
+            if !message.is_empty() {
+                eprintln!("error: {message}");
+            }
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// Runs one parsed command, writing its output to `out`.
+pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
+    match cli.command {
+        Command::Play(args) => play(&args, out),
+        Command::Replay(ReplayCommand::Verify(args)) => verify_files(&args.files, out),
+        Command::Map(args) => map(&args, out),
+    }
+}
+
+/// Where the number of players came from, for error messages.
+#[derive(Clone, Copy)]
+enum PlayersFrom {
+    Bots,
+    Flag,
+}
+
+/// A configuration error in the words of the command line: the flag, the
+/// value and the allowed range.
+fn config_message(e: &ConfigError, players: PlayersFrom) -> String {
+    fn flag(field: &str) -> String {
+        format!("--{}", field.replace('_', "-"))
+    }
+    match (e, players) {
+        (ConfigError::OutOfRange { field: "players", value, min, max }, PlayersFrom::Bots) => {
+            format!("{value} bots given: a game takes {min} to {max} bots")
+        }
+        (ConfigError::OutOfRange { field, value, min, max }, _) => {
+            format!("{} {value} is out of range: allowed {min} to {max}", flag(field))
+        }
+        (ConfigError::TooSmallForPlayers { field, value, players }, _) => {
+            format!("{} {value} is too small for {players} players: allowed 16 to 255 when 3 or more ride", flag(field))
+        }
+        (ConfigError::UnknownFaultPolicy, _) => "--fault-policy must be straight or eliminate".to_string(),
+    }
+}
+
+fn write_out(out: &mut dyn Write, text: &str) -> Result<(), std::io::Error> {
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+fn stdout_failure(e: std::io::Error) -> Failure {
+    bad_input(format!("cannot write to standard output: {e}"))
+}
+
+fn load_map(path: &Path) -> Result<MapFile, Failure> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| bad_input(format!("--map {}: cannot read: {e}", path.display())))?;
+    MapFile::parse(text).map_err(|e| bad_input(format!("--map {}: {e}", path.display())))
+}
+
+/// The entrants of a run from the bot arguments, or why they cannot play.
+pub fn entrants(args: &[String]) -> Result<Vec<Entrant>, SpecError> {
+    let specs = args.iter().map(|a| BotSpec::parse(a)).collect::<Result<Vec<_>, _>>()?;
+    let factories = specs.iter().map(BotSpec::factory).collect::<Result<Vec<_>, _>>()?;
+    let names = spec::display_names(&specs);
+    Ok(names.into_iter().zip(factories).map(|(name, factory)| Entrant { name, factory }).collect())
+}
+
+fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let entrants = entrants(&args.bots).map_err(|e| bad_input(e.to_string()))?;
+    let players = entrants.len() as u32;
+    let policy = FaultPolicy::from(args.fault_policy);
+    let map_file = args.map.as_deref().map(load_map).transpose()?;
+    let config = match &map_file {
+        Some(file) => {
+            if players != 2 {
+                return Err(bad_input(format!(
+                    "--map {}: a 2010 map has starts for 2 bots, but {players} bots were given",
+                    args.map.as_deref().unwrap_or(Path::new("")).display()
+                )));
+            }
+            file.config(args.max_ticks, policy)
+        }
+        None => Config {
+            width: args.width,
+            height: args.height,
+            players,
+            max_ticks: args.max_ticks,
+            rock_density: args.rock_density,
+            fault_policy: policy,
+        },
+    };
+    config.validate().map_err(|e| bad_input(config_message(&e, PlayersFrom::Bots)))?;
+    if let Some(dir) = &args.output {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| bad_input(format!("-o {}: cannot create the directory: {e}", dir.display())))?;
+    }
+    let options = RunOptions {
+        config,
+        map_file,
+        rounds: args.rounds,
+        base_seed: args.seed,
+        swap: args.swap,
+        jobs: args.jobs as usize,
+        limits: Limits { first: Duration::from_millis(args.time_first_ms), rest: Duration::from_millis(args.time_ms) },
+        out_dir: args.output.clone(),
+    };
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+    let mut tally = Tally::new(entrants.len());
+    let result = run::run::<DefaultEngine>(&entrants, &options, |game| {
+        tally.add(game);
+        let line = report::game_line(game, config.max_ticks) + "\n";
+        write_out(out, &line).map_err(|e| RunError::Report(format!("cannot write to standard output: {e}")))
+    });
+    result.map_err(|e| bad_input(e.to_string()))?;
+    write_out(out, &report::final_results(&tally, &names)).map_err(stdout_failure)
+}
+
+fn verify_files(files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
+    for path in files {
+        let shown = path.display();
+        match verify::check_file::<DefaultEngine>(path) {
+            Ok(Verdict::Verified(o)) => {
+                let result = match o.winner {
+                    Some(w) => format!("player {w} won"),
+                    None => "draw".to_string(),
+                };
+                write_out(out, &format!("{shown}: ok ({} ticks, {result})\n", o.ticks)).map_err(stdout_failure)?;
+            }
+            Ok(Verdict::Differs(m)) => {
+                let player = m.player.map_or(String::new(), |p| format!(", player {p}"));
+                write_out(
+                    out,
+                    &format!(
+                        "{shown}: differs at tick {}{player}, field {}: expected {}, actual {}\n",
+                        m.tick, m.field, m.expected, m.actual
+                    ),
+                )
+                .map_err(stdout_failure)?;
+                return Err(Failure { code: 1, message: format!("{shown}: replay differs from the rules") });
+            }
+            Err(e) => return Err(bad_input(format!("{shown}: {e}"))),
+        }
+    }
+    Ok(())
+}
+
+fn map(args: &MapArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let config = Config {
+        width: args.width,
+        height: args.height,
+        players: args.players,
+        rock_density: args.rock_density,
+        ..Config::default()
+    };
+    config.validate().map_err(|e| bad_input(config_message(&e, PlayersFrom::Flag)))?;
+    let map = lightcycles_core::map::generate(&config, args.seed).map_err(|e| {
+        bad_input(format!(
+            "--seed {} on {} × {} with {} players: {e}",
+            args.seed, args.width, args.height, args.players
+        ))
+    })?;
+    let text = if args.json {
+        map_view::json(&map) + "\n"
+    } else {
+        format!(
+            "seed {}: {} × {}, {} players, rock density {}%\n{}",
+            args.seed,
+            args.width,
+            args.height,
+            args.players,
+            args.rock_density,
+            map_view::picture(&map)
+        )
+    };
+    write_out(out, &text).map_err(stdout_failure)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn config_errors_name_the_flag_the_value_and_the_range() {
+        let base = Config::default();
+        let msg = |c: Config, from| config_message(&c.validate().unwrap_err(), from);
+        assert_eq!(msg(Config { width: 7, ..base }, PlayersFrom::Bots), "--width 7 is out of range: allowed 8 to 255");
+        assert_eq!(
+            msg(Config { max_ticks: 0, ..base }, PlayersFrom::Bots),
+            "--max-ticks 0 is out of range: allowed 1 to 1000000"
+        );
+        assert_eq!(
+            msg(Config { rock_density: 26, ..base }, PlayersFrom::Bots),
+            "--rock-density 26 is out of range: allowed 0 to 25"
+        );
+        assert_eq!(msg(Config { players: 9, ..base }, PlayersFrom::Bots), "9 bots given: a game takes 2 to 8 bots");
+        assert_eq!(
+            msg(Config { players: 9, ..base }, PlayersFrom::Flag),
+            "--players 9 is out of range: allowed 2 to 8"
+        );
+        assert_eq!(
+            msg(Config { players: 3, height: 12, ..base }, PlayersFrom::Bots),
+            "--height 12 is too small for 3 players: allowed 16 to 255 when 3 or more ride"
+        );
+    }
+
+    #[test]
+    fn help_lists_every_builtin() {
+        let help = bots_help();
+        for b in Builtin::ALL {
+            assert!(help.contains(&format!("builtin:{}", b.name())), "{help}");
+            assert!(help.contains(b.description()));
+        }
+    }
+}

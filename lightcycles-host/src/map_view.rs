@@ -1,0 +1,79 @@
+//! A map shown to people (a picture of the board) and to programs (JSON in
+//! the notation of the replay file).
+
+use std::fmt::Write;
+
+use lightcycles_core::{Dir, Map, Pos};
+use serde::Serialize;
+
+/// The JSON of a map: `width`, `height`, `rocks` as `[x, y]` sorted by `y`
+/// then `x`, and `start` as `[x, y, "DIR"]` by player, as in a replay.
+pub fn json(map: &Map) -> String {
+    #[derive(Serialize)]
+    struct MapJson {
+        width: u32,
+        height: u32,
+        rocks: Vec<[u32; 2]>,
+        start: Vec<(u32, u32, Dir)>,
+    }
+    let view = MapJson {
+        width: map.width,
+        height: map.height,
+        rocks: map.rock_cells().iter().map(|p| [p.x as u32, p.y as u32]).collect(),
+        start: map.starts.iter().map(|s| (s.pos.x as u32, s.pos.y as u32, s.dir)).collect(),
+    };
+    serde_json::to_string(&view).expect("a map always serialises")
+}
+
+/// A picture of the board in a frame: `.` empty, `#` rock, a digit the start
+/// of that player; then each start and its direction.
+pub fn picture(map: &Map) -> String {
+    let mut out = String::new();
+    let border = format!("+{}+\n", "-".repeat(map.width as usize));
+    out.push_str(&border);
+    for y in 0..map.height {
+        out.push('|');
+        for x in 0..map.width {
+            let pos = Pos::new(x as u8, y as u8);
+            let ch = match map.starts.iter().position(|s| s.pos == pos) {
+                Some(id) => char::from_digit(id as u32, 10).unwrap_or('?'),
+                None if map.is_rock(pos) => '#',
+                None => '.',
+            };
+            out.push(ch);
+        }
+        out.push_str("|\n");
+    }
+    out.push_str(&border);
+    for (id, s) in map.starts.iter().enumerate() {
+        let _ = writeln!(out, "player {id}: ({}, {}) facing {}", s.pos.x, s.pos.y, s.dir);
+    }
+    let _ = writeln!(out, "rocks: {}", map.rock_cells().len());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lightcycles_core::map::generate;
+    use lightcycles_core::Config;
+
+    #[test]
+    fn the_golden_map_of_seed_123_as_json_and_picture() {
+        let config = Config { width: 8, height: 8, rock_density: 25, ..Config::default() };
+        let map = generate(&config, 123).unwrap();
+        let j: serde_json::Value = serde_json::from_str(&json(&map)).unwrap();
+        assert_eq!(j["width"], 8);
+        assert_eq!(j["start"], serde_json::json!([[2, 2, "N"], [5, 5, "S"]]));
+        assert_eq!(j["rocks"].as_array().unwrap().len(), 16);
+        assert_eq!(j["rocks"][0], serde_json::json!([6, 0]));
+        let p = picture(&map);
+        let rows: Vec<&str> = p.lines().collect();
+        assert_eq!(rows[0], "+--------+");
+        assert_eq!(&rows[1][7..9], "##", "rocks at (6, 0) and (7, 0)");
+        assert_eq!(rows[3].chars().nth(3), Some('0'));
+        assert_eq!(rows[6].chars().nth(6), Some('1'));
+        assert_eq!(p.matches('#').count(), 16);
+        assert!(p.contains("player 0: (2, 2) facing N\nplayer 1: (5, 5) facing S\nrocks: 16\n"));
+    }
+}

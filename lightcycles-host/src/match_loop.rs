@@ -1,0 +1,331 @@
+//! One game between bots, deterministic: the same setup and the same bots
+//! give the same replay, byte for byte.
+//!
+//! Each tick every living bot is asked for an answer to the state before
+//! the tick; each [`Reply`] becomes an [`Answer`] through the core's one
+//! parser ([`Answer::from_line`]); the engine applies the tick and the
+//! [`Recorder`] writes it down. A bot is dropped (and with it any process it
+//! runs) as soon as its player is eliminated.
+
+use std::time::Duration;
+
+use lightcycles_core::map::{self, parse_2010};
+use lightcycles_core::replay::{Origin, Recorder, Replay};
+use lightcycles_core::{
+    Answer, Config, Engine, FaultKind, FaultPolicy, Game, GameError, Map, MapParseError, Outcome, StepError,
+};
+
+use crate::bot::{Bot, Reply, Turn};
+
+/// The engine games are played on. Swap it here for another engine of the
+/// core: every game, replay and test of the host follows.
+pub type DefaultEngine = Game;
+
+/// The time a bot has to answer one observation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// On the first tick (a bot may still be starting).
+    pub first: Duration,
+    /// On every later tick.
+    pub rest: Duration,
+}
+
+impl Default for Limits {
+    /// 1000 ms for the first tick, 50 ms after (as on CodinGame).
+    fn default() -> Self {
+        Limits { first: Duration::from_millis(1000), rest: Duration::from_millis(50) }
+    }
+}
+
+impl Limits {
+    /// The limit for the decision of `tick` (1 for the first).
+    pub fn for_tick(&self, tick: u32) -> Duration {
+        if tick <= 1 {
+            self.first
+        } else {
+            self.rest
+        }
+    }
+}
+
+/// A map file of the 2010 Google AI Challenge (RULES.md section 9), loaded
+/// once for a whole run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapFile {
+    /// The file's text, recorded in every replay.
+    pub text: String,
+    /// The map it describes.
+    pub map: Map,
+}
+
+impl MapFile {
+    /// Parses a map file's text.
+    pub fn parse(text: String) -> Result<MapFile, MapParseError> {
+        let map = parse_2010(&text)?;
+        Ok(MapFile { text, map })
+    }
+
+    /// The configuration of a game on this map: its size, 2 players, no
+    /// generated rocks (the map brings its own).
+    pub fn config(&self, max_ticks: u32, fault_policy: FaultPolicy) -> Config {
+        Config {
+            width: self.map.width,
+            height: self.map.height,
+            players: self.map.starts.len() as u32,
+            max_ticks,
+            rock_density: 0,
+            fault_policy,
+        }
+    }
+}
+
+/// Everything that decides a game besides its bots.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSetup<'a> {
+    /// The configuration (for a map file, [`MapFile::config`]).
+    pub config: Config,
+    /// The game's seed: it builds the map unless `map_file` is given.
+    pub seed: u64,
+    /// A map file to play on instead of a seeded map.
+    pub map_file: Option<&'a MapFile>,
+    /// Time limits per answer.
+    pub limits: Limits,
+}
+
+/// How many faults of each kind a player made in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FaultCounts {
+    /// Lines that were no move.
+    pub invalid: u32,
+    /// Answers that did not come in time.
+    pub timeout: u32,
+    /// Ticks on which the bot had crashed or exited.
+    pub crash: u32,
+}
+
+impl FaultCounts {
+    /// Counts one fault.
+    pub fn add(&mut self, kind: FaultKind) {
+        match kind {
+            FaultKind::Invalid => self.invalid += 1,
+            FaultKind::Timeout => self.timeout += 1,
+            FaultKind::Crash => self.crash += 1,
+        }
+    }
+
+    /// All faults.
+    pub fn total(&self) -> u32 {
+        self.invalid + self.timeout + self.crash
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The transcript, ready to be written as `sim_<g>.json`.
+    pub replay: Replay,
+    /// How the game ended.
+    pub outcome: Outcome,
+    /// Faults per seat.
+    pub faults: Vec<FaultCounts>,
+}
+
+/// Why a game could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// The map could not be made or does not fit the configuration.
+    #[error(transparent)]
+    Setup(#[from] GameError),
+    /// Not one bot per player.
+    #[error("{bots} bots for a game of {players} players")]
+    BotCount {
+        /// Bots given.
+        bots: usize,
+        /// Players in the game.
+        players: usize,
+    },
+    /// The engine refused a tick (a bug: the loop stops at the end).
+    #[error("tick {tick}: {source}")]
+    Step {
+        /// The tick.
+        tick: u32,
+        /// The engine's reason.
+        source: StepError,
+    },
+}
+
+/// The answer a reply stands for: a line through the core's parser, no
+/// move, or a fault of its kind.
+pub fn answer_of(reply: &Reply) -> Answer {
+    match reply {
+        Reply::Line(bytes) => Answer::from_line(bytes),
+        Reply::NoMove => Answer::none(),
+        Reply::Timeout => Answer::fault(FaultKind::Timeout),
+        Reply::Crash => Answer::fault(FaultKind::Crash),
+    }
+}
+
+/// Plays one game on engine `E` with one bot per seat (`names` by seat),
+/// to its end.
+pub fn play<E: Engine>(
+    setup: &GameSetup<'_>,
+    names: Vec<String>,
+    bots: Vec<Box<dyn Bot>>,
+) -> Result<GameRecord, MatchError> {
+    let players = setup.config.players as usize;
+    if bots.len() != players || names.len() != players {
+        return Err(MatchError::BotCount { bots: bots.len(), players });
+    }
+    let (mut engine, mut recorder) = match setup.map_file {
+        Some(file) => {
+            let engine = E::from_map(&setup.config, &file.map)?;
+            let recorder = Recorder::new(&engine, &file.map, Origin::MapFile(&file.text), names);
+            (engine, recorder)
+        }
+        None => {
+            let map = map::generate(&setup.config, setup.seed).map_err(GameError::from)?;
+            let engine = E::from_map(&setup.config, &map)?;
+            let recorder = Recorder::new(&engine, &map, Origin::Seed(setup.seed), names);
+            (engine, recorder)
+        }
+    };
+    let mut bots: Vec<Option<Box<dyn Bot>>> = bots.into_iter().map(Some).collect();
+    let mut faults = vec![FaultCounts::default(); players];
+    while !engine.is_over() {
+        let position = engine.position();
+        let limit = setup.limits.for_tick(position.tick + 1);
+        let mut answers = Vec::with_capacity(players);
+        for (seat, bot) in bots.iter_mut().enumerate() {
+            let answer = match bot {
+                Some(bot) if position.players[seat].alive => answer_of(&bot.answer(&Turn::new(&position, seat), limit)),
+                _ => Answer::none(),
+            };
+            if let Some(kind) = answer.fault {
+                faults[seat].add(kind);
+            }
+            answers.push(answer);
+        }
+        let actions: Vec<_> = answers.iter().map(Answer::action).collect();
+        engine.step(&actions).map_err(|source| MatchError::Step { tick: position.tick + 1, source })?;
+        recorder.record(&answers, &engine);
+        for (seat, bot) in bots.iter_mut().enumerate() {
+            if !engine.player(seat).alive {
+                *bot = None;
+            }
+        }
+    }
+    let outcome = engine.outcome().expect("the loop ends with the game");
+    Ok(GameRecord { replay: recorder.finish(), outcome, faults })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::builtin::Builtin;
+    use crate::bot::{BotContext, Failed};
+    use lightcycles_core::replay::verify;
+
+    fn bots(kinds: &[Builtin], seed: u64) -> Vec<Box<dyn Bot>> {
+        let players = kinds.len();
+        kinds.iter().enumerate().map(|(seat, b)| b.make(&BotContext { game: 0, seat, players, seed })).collect()
+    }
+
+    fn names(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("p{i}")).collect()
+    }
+
+    fn setup(config: Config, seed: u64) -> GameSetup<'static> {
+        GameSetup { config, seed, map_file: None, limits: Limits::default() }
+    }
+
+    #[test]
+    fn a_game_is_deterministic_and_verifies() {
+        for (players, side, seed) in [(2, 48, 7), (3, 20, 3), (4, 24, 11), (8, 32, 5)] {
+            let config = Config { width: side, height: side, players, ..Config::default() };
+            let kinds: Vec<Builtin> = (0..players as usize).map(|i| Builtin::ALL[i % 3]).collect();
+            let one = play::<Game>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed)).unwrap();
+            let two = play::<Game>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed)).unwrap();
+            assert_eq!(one.replay.to_json(), two.replay.to_json());
+            assert_eq!(verify::<Game>(&one.replay).unwrap(), one.outcome);
+            assert_eq!(one.replay.seed, Some(seed));
+            assert_eq!(one.replay.names, names(kinds.len()));
+        }
+    }
+
+    #[test]
+    fn faults_are_recorded_and_counted() {
+        let config = Config::default();
+        let mut kinds = bots(&[Builtin::Fuzz, Builtin::Random], 1);
+        kinds[1] = Box::new(Failed { error: crate::bot::BotError("no such program".into()) });
+        let record = play::<Game>(&setup(config, 1), names(2), kinds).unwrap();
+        let crashes = record.replay.faults.iter().filter(|row| row[1] == Some(FaultKind::Crash)).count() as u32;
+        assert!(crashes >= 1);
+        assert_eq!(record.faults[1], FaultCounts { crash: crashes, ..FaultCounts::default() });
+        let fuzz_faults = record.replay.faults.iter().filter(|row| row[0].is_some()).count() as u32;
+        assert_eq!(record.faults[0].total(), fuzz_faults);
+        verify::<Game>(&record.replay).unwrap();
+    }
+
+    #[test]
+    fn the_eliminate_policy_ends_a_crashed_bot_at_once() {
+        let config = Config { fault_policy: FaultPolicy::Eliminate, ..Config::default() };
+        let kinds: Vec<Box<dyn Bot>> = vec![
+            Box::new(Failed { error: crate::bot::BotError("gone".into()) }),
+            bots(&[Builtin::Random], 2).remove(0),
+        ];
+        let record = play::<Game>(&setup(config, 2), names(2), kinds).unwrap();
+        assert_eq!(record.outcome.winner, Some(1));
+        assert_eq!(record.outcome.ticks, 1);
+        assert_eq!(record.replay.faults, vec![vec![Some(FaultKind::Crash), None]]);
+    }
+
+    #[test]
+    fn dead_players_are_not_asked_and_record_nothing() {
+        let config = Config { width: 24, height: 24, players: 3, ..Config::default() };
+        let record = play::<Game>(
+            &setup(config, 21),
+            names(3),
+            bots(&[Builtin::Straight, Builtin::Random, Builtin::Random], 21),
+        )
+        .unwrap();
+        for (k, row) in record.replay.commands.iter().enumerate() {
+            for (i, line) in row.iter().enumerate() {
+                let dead_before = record.outcome.eliminated_at[i].is_some_and(|t| (t as usize) < k + 1);
+                if dead_before {
+                    assert_eq!(*line, None, "player {i} on tick {}", k + 1);
+                    assert_eq!(record.replay.faults[k][i], None);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_map_file_game_records_its_text_and_no_seed() {
+        let text = "10 9\n##########\n#        #\n#        #\n#        #\n#1      2#\n#        #\n#        #\n#        #\n##########\n";
+        let file = MapFile::parse(text.to_string()).unwrap();
+        let config = file.config(100, FaultPolicy::Straight);
+        let setup = GameSetup { config, seed: 5, map_file: Some(&file), limits: Limits::default() };
+        let record = play::<Game>(&setup, names(2), bots(&[Builtin::Random, Builtin::Random], 5)).unwrap();
+        assert_eq!(record.replay.seed, None);
+        assert_eq!(record.replay.map.as_deref(), Some(text));
+        assert_eq!((record.replay.config.players, record.replay.config.rock_density), (2, 0));
+        verify::<Game>(&record.replay).unwrap();
+    }
+
+    #[test]
+    fn wrong_bot_count_is_an_error() {
+        let err = play::<Game>(&setup(Config::default(), 0), names(3), bots(&[Builtin::Random; 3], 0)).unwrap_err();
+        assert_eq!(err.to_string(), "3 bots for a game of 2 players");
+    }
+
+    #[test]
+    fn replies_become_answers_through_the_core_parser() {
+        assert_eq!(answer_of(&Reply::Line(b" N\r".to_vec())), Answer::from_line(b"N"));
+        assert_eq!(answer_of(&Reply::Line(b"north".to_vec())).fault, Some(FaultKind::Invalid));
+        assert_eq!(answer_of(&Reply::NoMove), Answer::none());
+        assert_eq!(answer_of(&Reply::Timeout), Answer::fault(FaultKind::Timeout));
+        assert_eq!(answer_of(&Reply::Crash), Answer::fault(FaultKind::Crash));
+        assert_eq!(Limits::default().for_tick(1), Duration::from_millis(1000));
+        assert_eq!(Limits::default().for_tick(2), Duration::from_millis(50));
+    }
+}

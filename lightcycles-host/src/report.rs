@@ -1,0 +1,179 @@
+//! What a run prints: one line per game, and the FINAL_RESULTS block of
+//! RULES.md section 11 that CodeClash parses.
+//!
+//! A game line reads, for example:
+//!
+//! ```text
+//! game 0 seed 7 random vs fuzz: random won on tick 57; faults: fuzz 3 invalid, 1 timeout
+//! game 1 seed 8 fuzz vs random: draw of fuzz, random on tick 12
+//! game 2 seed 9 a vs b: draw of a, b at the tick cap (2000)
+//! ```
+
+use std::fmt::Write;
+
+use crate::match_loop::FaultCounts;
+use crate::run::GameSummary;
+
+/// Wins per entrant and draws, over the games of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won, by entrant (not by seat).
+    pub wins: Vec<u64>,
+    /// Games that no one won.
+    pub draws: u64,
+}
+
+impl Tally {
+    /// No games yet, for `entrants` bots.
+    pub fn new(entrants: usize) -> Tally {
+        Tally { wins: vec![0; entrants], draws: 0 }
+    }
+
+    /// Counts one finished game.
+    pub fn add(&mut self, game: &GameSummary) {
+        match game.winning_entrant() {
+            Some(e) => self.wins[e] += 1,
+            None => self.draws += 1,
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.wins.iter().sum::<u64>() + self.draws
+    }
+}
+
+/// The FINAL_RESULTS block, one line per bot in the order the bots were
+/// given, each ending with a newline.
+pub fn final_results(tally: &Tally, names: &[String]) -> String {
+    let mut out = String::from("FINAL_RESULTS\n");
+    for (i, (wins, name)) in tally.wins.iter().zip(names).enumerate() {
+        let _ = writeln!(out, "Bot_{}: {wins} games won ({name})", i + 1);
+    }
+    let _ = writeln!(out, "Draws: {}", tally.draws);
+    out
+}
+
+fn faults_text(name: &str, f: &FaultCounts) -> String {
+    let parts: Vec<String> = [(f.invalid, "invalid"), (f.timeout, "timeout"), (f.crash, "crash")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, kind)| format!("{n} {kind}"))
+        .collect();
+    format!("{name} {}", parts.join(", "))
+}
+
+/// The line printed when a game finishes (without a newline).
+pub fn game_line(game: &GameSummary, max_ticks: u32) -> String {
+    let o = &game.outcome;
+    let mut line = format!("game {} seed {} {}: ", game.plan.game, game.plan.seed, game.names.join(" vs "));
+    match o.winner {
+        Some(seat) => {
+            let _ = write!(line, "{} won on tick {}", game.names[seat], o.ticks);
+        }
+        None => {
+            let tied: Vec<&str> =
+                (0..game.names.len()).filter(|&s| o.placements[s] == 1).map(|s| game.names[s].as_str()).collect();
+            let _ = write!(line, "draw of {}", tied.join(", "));
+            let survivors = o.eliminated_at.iter().any(Option::is_none);
+            if survivors && o.ticks >= max_ticks {
+                let _ = write!(line, " at the tick cap ({})", o.ticks);
+            } else {
+                let _ = write!(line, " on tick {}", o.ticks);
+            }
+        }
+    }
+    let faulty: Vec<String> = game
+        .faults
+        .iter()
+        .zip(&game.names)
+        .filter(|(f, _)| f.total() > 0)
+        .map(|(f, name)| faults_text(name, f))
+        .collect();
+    if !faulty.is_empty() {
+        let _ = write!(line, "; faults: {}", faulty.join("; "));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::GamePlan;
+    use lightcycles_core::Outcome;
+
+    fn summary(seats: Vec<usize>, names: &[&str], outcome: Outcome, faults: Vec<FaultCounts>) -> GameSummary {
+        GameSummary {
+            plan: GamePlan { game: 4, seed: 11, seats },
+            names: names.iter().map(|s| s.to_string()).collect(),
+            outcome,
+            faults,
+            replay_path: None,
+        }
+    }
+
+    fn won_by(seat: usize, ticks: u32) -> Outcome {
+        let mut placements = vec![2, 2];
+        placements[seat] = 1;
+        let mut eliminated_at = vec![Some(ticks), Some(ticks)];
+        eliminated_at[seat] = None;
+        Outcome { winner: Some(seat), draw: false, ticks, placements, eliminated_at, trails: vec![ticks + 1, ticks] }
+    }
+
+    #[test]
+    fn wins_are_counted_per_bot_not_per_seat() {
+        let mut tally = Tally::new(2);
+        let none = vec![FaultCounts::default(); 2];
+        tally.add(&summary(vec![0, 1], &["a", "b"], won_by(0, 9), none.clone()));
+        tally.add(&summary(vec![1, 0], &["b", "a"], won_by(1, 9), none.clone()));
+        tally.add(&summary(vec![1, 0], &["b", "a"], won_by(0, 9), none.clone()));
+        let draw = Outcome {
+            winner: None,
+            draw: true,
+            ticks: 3,
+            placements: vec![1, 1],
+            eliminated_at: vec![Some(3), Some(3)],
+            trails: vec![3, 3],
+        };
+        tally.add(&summary(vec![0, 1], &["a", "b"], draw, none));
+        assert_eq!(tally, Tally { wins: vec![2, 1], draws: 1 });
+        assert_eq!(tally.games(), 4);
+        assert_eq!(
+            final_results(&tally, &["bot_a".into(), "bot_b".into()]),
+            "FINAL_RESULTS\nBot_1: 2 games won (bot_a)\nBot_2: 1 games won (bot_b)\nDraws: 1\n"
+        );
+    }
+
+    #[test]
+    fn game_lines_say_who_won_how_and_the_faults() {
+        let f = FaultCounts { invalid: 3, timeout: 1, crash: 0 };
+        let s = summary(vec![0, 1], &["random", "fuzz"], won_by(0, 57), vec![FaultCounts::default(), f]);
+        assert_eq!(
+            game_line(&s, 2000),
+            "game 4 seed 11 random vs fuzz: random won on tick 57; faults: fuzz 3 invalid, 1 timeout"
+        );
+        let cap = Outcome {
+            winner: None,
+            draw: true,
+            ticks: 40,
+            placements: vec![1, 1, 3],
+            eliminated_at: vec![None, None, Some(2)],
+            trails: vec![41, 41, 3],
+        };
+        let s = summary(vec![0, 1, 2], &["a", "b", "c"], cap, vec![FaultCounts::default(); 3]);
+        assert_eq!(game_line(&s, 40), "game 4 seed 11 a vs b vs c: draw of a, b at the tick cap (40)");
+        let crash = Outcome {
+            winner: None,
+            draw: true,
+            ticks: 5,
+            placements: vec![1, 1],
+            eliminated_at: vec![Some(5), Some(5)],
+            trails: vec![5, 5],
+        };
+        let s = summary(vec![1, 0], &["b", "a"], crash, vec![FaultCounts { crash: 2, ..f }, FaultCounts::default()]);
+        assert_eq!(
+            game_line(&s, 40),
+            "game 4 seed 11 b vs a: draw of b, a on tick 5; faults: b 3 invalid, 1 timeout, 2 crash"
+        );
+    }
+}

@@ -1,0 +1,355 @@
+//! Many games: which seed and seats each game gets, games in parallel, and
+//! results handed on in game order whatever order they finish in.
+//!
+//! Game numbers and seeds: without `swap`, game `g` (from 0) is played with
+//! seed `(base + g) mod 2^64` and the bots in the seats they were given.
+//! With `swap`, each round `r` is played twice: game `2r` with the bots as
+//! given and game `2r + 1` with the seats reversed, both with seed
+//! `(base + r) mod 2^64`.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+
+use lightcycles_core::replay::Replay;
+use lightcycles_core::rng::game_seed;
+use lightcycles_core::{Config, Engine, Outcome};
+
+use crate::bot::{Bot, BotContext, BotFactory, Failed};
+use crate::match_loop::{self, FaultCounts, GameSetup, Limits, MapFile, MatchError};
+
+/// A bot taking part in a run: its display name and how to make it.
+#[derive(Clone)]
+pub struct Entrant {
+    /// The unique display name.
+    pub name: String,
+    /// Makes the bot for each game and seat.
+    pub factory: Arc<dyn BotFactory>,
+}
+
+/// What a run plays.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// The configuration of every game (players: one per entrant).
+    pub config: Config,
+    /// A map file every game is played on, instead of seeded maps.
+    pub map_file: Option<MapFile>,
+    /// Rounds: one seed each.
+    pub rounds: u64,
+    /// The seed of round 0.
+    pub base_seed: u64,
+    /// Whether each round is played again with the seats reversed.
+    pub swap: bool,
+    /// Games played at once (at least 1).
+    pub jobs: usize,
+    /// Time limits per answer.
+    pub limits: Limits,
+    /// Where `sim_<g>.json` files are written, if anywhere.
+    pub out_dir: Option<PathBuf>,
+}
+
+impl RunOptions {
+    /// The number of games: `rounds`, twice that with `swap`.
+    pub fn games(&self) -> u64 {
+        if self.swap {
+            self.rounds.saturating_mul(2)
+        } else {
+            self.rounds
+        }
+    }
+
+    /// The seed and seats of game `game`.
+    pub fn plan(&self, game: u64, bots: usize) -> GamePlan {
+        let (round, reversed) = if self.swap { (game / 2, game % 2 == 1) } else { (game, false) };
+        let seats = if reversed { (0..bots).rev().collect() } else { (0..bots).collect() };
+        GamePlan { game, seed: game_seed(self.base_seed, round), seats }
+    }
+}
+
+/// The seed and seat arrangement of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamePlan {
+    /// The game number, from 0.
+    pub game: u64,
+    /// The game's seed.
+    pub seed: u64,
+    /// `seats[s]` is the index of the entrant riding in seat `s`.
+    pub seats: Vec<usize>,
+}
+
+/// One finished game, as a run reports it.
+#[derive(Clone, Debug)]
+pub struct GameSummary {
+    /// Its seed and seats.
+    pub plan: GamePlan,
+    /// The display names by seat.
+    pub names: Vec<String>,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Faults by seat.
+    pub faults: Vec<FaultCounts>,
+    /// The replay file written, if any.
+    pub replay_path: Option<PathBuf>,
+}
+
+impl GameSummary {
+    /// The entrant who won, if one did.
+    pub fn winning_entrant(&self) -> Option<usize> {
+        self.outcome.winner.map(|seat| self.plan.seats[seat])
+    }
+}
+
+/// Why a run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A game could not be played.
+    #[error("game {game} (seed {seed}): {source}")]
+    Game {
+        /// The game number.
+        game: u64,
+        /// Its seed.
+        seed: u64,
+        /// Why.
+        source: MatchError,
+    },
+    /// A replay file could not be written.
+    #[error("game {game}: cannot write {}: {source}", path.display())]
+    Write {
+        /// The game number.
+        game: u64,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The consumer of results gave up (for example, stdout was closed).
+    #[error("{0}")]
+    Report(String),
+}
+
+/// The path of game `game`'s replay in `dir`.
+pub fn replay_path(dir: &Path, game: u64) -> PathBuf {
+    dir.join(format!("sim_{game}.json"))
+}
+
+/// Writes a replay to `path` through a temporary file in the same
+/// directory and a rename, so that no reader ever sees half a file.
+pub fn write_replay(path: &Path, replay: &Replay) -> std::io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut file = tempfile::Builder::new().prefix(".sim_").suffix(".json.tmp").tempfile_in(dir)?;
+    let mut json = replay.to_json();
+    json.push('\n');
+    file.write_all(json.as_bytes())?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Plays one game of the run on engine `E`.
+pub fn play_game<E: Engine>(
+    entrants: &[Entrant],
+    options: &RunOptions,
+    game: u64,
+) -> Result<(GameSummary, Replay), RunError> {
+    let plan = options.plan(game, entrants.len());
+    let players = plan.seats.len();
+    let bots: Vec<Box<dyn Bot>> = plan
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, &e)| {
+            let ctx = BotContext { game, seat, players, seed: plan.seed };
+            entrants[e].factory.create(&ctx).unwrap_or_else(|error| Box::new(Failed { error }))
+        })
+        .collect();
+    let names: Vec<String> = plan.seats.iter().map(|&e| entrants[e].name.clone()).collect();
+    let setup = GameSetup {
+        config: options.config,
+        seed: plan.seed,
+        map_file: options.map_file.as_ref(),
+        limits: options.limits,
+    };
+    let record = match_loop::play::<E>(&setup, names.clone(), bots).map_err(|source| RunError::Game {
+        game,
+        seed: plan.seed,
+        source,
+    })?;
+    let replay_path = match &options.out_dir {
+        Some(dir) => {
+            let path = replay_path(dir, game);
+            write_replay(&path, &record.replay).map_err(|source| RunError::Write {
+                game,
+                path: path.clone(),
+                source,
+            })?;
+            Some(path)
+        }
+        None => None,
+    };
+    let summary = GameSummary { plan, names, outcome: record.outcome, faults: record.faults, replay_path };
+    Ok((summary, record.replay))
+}
+
+/// Plays every game of the run on engine `E`, `options.jobs` at a time, and
+/// hands each finished game to `on_game` in game order. Stops at the first
+/// error (games already started finish first).
+pub fn run<E: Engine>(
+    entrants: &[Entrant],
+    options: &RunOptions,
+    mut on_game: impl FnMut(&GameSummary) -> Result<(), RunError>,
+) -> Result<(), RunError> {
+    let total = options.games();
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(u64, Result<GameSummary, RunError>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..options.jobs.max(1).min(total.max(1) as usize) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let game = next.fetch_add(1, Ordering::Relaxed);
+                if game >= total {
+                    break;
+                }
+                let result = play_game::<E>(entrants, options, game).map(|(summary, _replay)| summary);
+                if result.is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                if tx.send((game, result)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<u64, Result<GameSummary, RunError>> = BTreeMap::new();
+        let mut emitted = 0u64;
+        let mut failure: Option<RunError> = None;
+        for (game, result) in rx {
+            pending.insert(game, result);
+            while failure.is_none() {
+                let Some(result) = pending.remove(&emitted) else { break };
+                emitted += 1;
+                if let Err(e) = result.and_then(|summary| on_game(&summary)) {
+                    stop.store(true, Ordering::Relaxed);
+                    failure = Some(e);
+                }
+            }
+        }
+        match failure {
+            Some(e) => Err(e),
+            // A worker that failed stops the others, so a gap can be left
+            // before the failed game: report the earliest error.
+            None => match pending.into_values().find_map(Result::err) {
+                Some(e) => Err(e),
+                None => Ok(()),
+            },
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::builtin::Builtin;
+    use crate::match_loop::DefaultEngine;
+
+    fn entrants(kinds: &[Builtin]) -> Vec<Entrant> {
+        kinds.iter().enumerate().map(|(i, b)| Entrant { name: format!("b{i}"), factory: Arc::new(*b) }).collect()
+    }
+
+    fn options(rounds: u64, swap: bool, jobs: usize) -> RunOptions {
+        RunOptions {
+            config: Config { width: 20, height: 16, ..Config::default() },
+            map_file: None,
+            rounds,
+            base_seed: u64::MAX - 1,
+            swap,
+            jobs,
+            limits: Limits::default(),
+            out_dir: None,
+        }
+    }
+
+    #[test]
+    fn seeds_and_seats_of_each_game() {
+        let plain = options(3, false, 1);
+        assert_eq!(plain.games(), 3);
+        assert_eq!(plain.plan(0, 2), GamePlan { game: 0, seed: u64::MAX - 1, seats: vec![0, 1] });
+        assert_eq!(plain.plan(2, 2), GamePlan { game: 2, seed: 0, seats: vec![0, 1] }, "seeds wrap");
+        let swapped = options(3, true, 1);
+        assert_eq!(swapped.games(), 6);
+        assert_eq!(swapped.plan(2, 3), GamePlan { game: 2, seed: u64::MAX, seats: vec![0, 1, 2] });
+        assert_eq!(swapped.plan(3, 3), GamePlan { game: 3, seed: u64::MAX, seats: vec![2, 1, 0] });
+    }
+
+    #[test]
+    fn results_come_in_game_order_with_any_number_of_jobs() {
+        let bots = entrants(&[Builtin::Random, Builtin::Fuzz]);
+        let collect = |jobs| {
+            let mut seen = Vec::new();
+            run::<DefaultEngine>(&bots, &options(12, true, jobs), |s| {
+                seen.push((s.plan.clone(), s.outcome.clone(), s.faults.clone()));
+                Ok(())
+            })
+            .unwrap();
+            seen
+        };
+        let one = collect(1);
+        assert_eq!(one.iter().map(|(p, _, _)| p.game).collect::<Vec<_>>(), (0..24).collect::<Vec<_>>());
+        assert_eq!(one, collect(2));
+        assert_eq!(one, collect(5));
+    }
+
+    #[test]
+    fn a_stopping_consumer_stops_the_run() {
+        let bots = entrants(&[Builtin::Random, Builtin::Random]);
+        let mut count = 0;
+        let err = run::<DefaultEngine>(&bots, &options(50, false, 2), |_| {
+            count += 1;
+            if count == 3 {
+                Err(RunError::Report("enough".into()))
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap_err();
+        assert_eq!(err.to_string(), "enough");
+        assert_eq!(count, 3);
+    }
+
+    #[test]
+    fn a_game_that_cannot_be_set_up_is_reported_with_its_number_and_seed() {
+        let bots = entrants(&[Builtin::Random, Builtin::Random]);
+        let mut o = options(2, false, 2);
+        o.config.players = 3; // two entrants for three seats
+        let err = run::<DefaultEngine>(&bots, &o, |_| Ok(())).unwrap_err();
+        assert!(err.to_string().starts_with("game 0 (seed 18446744073709551614): 2 bots"), "{err}");
+    }
+
+    #[test]
+    fn replays_are_written_whole_under_their_game_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let bots = entrants(&[Builtin::Straight, Builtin::Random]);
+        let mut o = options(3, false, 2);
+        o.out_dir = Some(dir.path().to_path_buf());
+        let mut paths = Vec::new();
+        run::<DefaultEngine>(&bots, &o, |s| {
+            paths.push(s.replay_path.clone().unwrap());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(paths, (0..3).map(|g| dir.path().join(format!("sim_{g}.json"))).collect::<Vec<_>>());
+        let mut files: Vec<String> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        files.sort();
+        assert_eq!(files, ["sim_0.json", "sim_1.json", "sim_2.json"], "no temporary file is left behind");
+        for path in paths {
+            let replay = Replay::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+            lightcycles_core::replay::verify::<DefaultEngine>(&replay).unwrap();
+        }
+    }
+}
