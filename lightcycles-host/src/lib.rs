@@ -12,6 +12,7 @@
 //! - [`report`]: per-game lines and the FINAL_RESULTS block.
 //! - [`verify`]: checking replay files.
 //! - [`map_view`]: maps as pictures and JSON.
+//! - [`view`]: watching games: the replay page, and the board in a terminal.
 //! - [`cli`]: the command line.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -24,3 +25,4 @@ pub mod report;
 pub mod run;
 pub mod spec;
 pub mod verify;
+pub mod view;
