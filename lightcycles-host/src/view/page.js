@@ -83,6 +83,7 @@
     setup(game, cs) {
       this.game = game;
       this.cs = cs;
+      this.inset = cs >= 8 ? Math.max(1, Math.round(cs / 10)) : 0;
       for (const c of [this.board, this.marks, this.background]) {
         c.width = game.w * cs;
         c.height = game.h * cs;
@@ -110,55 +111,78 @@
       for (let k = 0; k < rocks.length; k += 2) g.fillRect(rocks[k] * cs, rocks[k + 1] * cs, cs, cs);
     }
 
-    paint(c, owner) {
-      const { cs, game } = this;
-      this.ctx.fillStyle = palette.players[owner];
-      this.ctx.fillRect((c % game.w) * cs, Math.floor(c / game.w) * cs, cs, cs);
-      this.stats.painted++;
+    /** The square drawn for cell c: the whole cell, or inset on large
+     * cells so that the gaps between the squares show the path. */
+    square(c) {
+      const { cs, inset, game } = this;
+      return [(c % game.w) * cs + inset, Math.floor(c / game.w) * cs + inset, cs - 2 * inset, cs - 2 * inset];
     }
 
-    erase(c) {
-      const { cs, game } = this;
-      const x = (c % game.w) * cs;
-      const y = Math.floor(c / game.w) * cs;
-      this.ctx.drawImage(this.background, x, y, cs, cs, x, y, cs, cs);
-      this.stats.erased++;
+    /** The gap between the squares of side-by-side cells a and b, or null. */
+    gap(a, b) {
+      const { cs, inset, game } = this;
+      if (inset === 0) return null;
+      const ax = a % game.w;
+      const ay = (a - ax) / game.w;
+      const bx = b % game.w;
+      const by = (b - bx) / game.w;
+      if (ay === by && Math.abs(ax - bx) === 1) return [Math.max(ax, bx) * cs - inset, ay * cs + inset, 2 * inset, cs - 2 * inset];
+      if (ax === bx && Math.abs(ay - by) === 1) return [ax * cs + inset, Math.max(ay, by) * cs - inset, cs - 2 * inset, 2 * inset];
+      return null;
     }
 
-    /** One tick on: paint the cells first reached on it. */
-    forward() {
+    /** What player i adds on tick t: nothing, or the square of the cell it
+     * reached first, joined to the cell it came from. */
+    pieces(t, i) {
       const { game } = this;
+      const c = game.cell(t, i);
+      if (game.firstTick[c] !== t || game.firstOwner[c] !== i) return null;
+      const rects = [this.square(c)];
+      if (t > 0) {
+        const from = game.cell(t - 1, i);
+        const join = game.firstOwner[from] === i ? this.gap(from, c) : null;
+        if (join) rects.push(join);
+      }
+      return rects;
+    }
+
+    /** One tick on: paint what each player added on it. */
+    forward() {
+      const { game, ctx } = this;
       const t = this.shown + 1;
       for (let i = 0; i < game.n; i++) {
-        const c = game.cell(t, i);
-        if (game.firstTick[c] === t && game.firstOwner[c] === i) this.paint(c, i);
+        const rects = this.pieces(t, i);
+        if (!rects) continue;
+        ctx.fillStyle = palette.players[i];
+        for (const [x, y, w, h] of rects) ctx.fillRect(x, y, w, h);
+        this.stats.painted++;
       }
       this.shown = t;
     }
 
-    /** One tick back: erase the cells first reached on the tick left. */
+    /** One tick back: put the background back where the tick left added. */
     backward() {
-      const { game } = this;
+      const { game, ctx } = this;
       const t = this.shown;
       for (let i = 0; i < game.n; i++) {
-        const c = game.cell(t, i);
-        if (game.firstTick[c] === t && game.firstOwner[c] === i) this.erase(c);
+        const rects = this.pieces(t, i);
+        if (!rects) continue;
+        for (const [x, y, w, h] of rects) ctx.drawImage(this.background, x, y, w, h, x, y, w, h);
+        this.stats.erased++;
       }
       this.shown = t - 1;
     }
 
     /** The board at tick t from nothing: one copy of the background, then
-     * one rectangle per trail cell, a player's cells in one colour run. */
+     * each player's pieces in one colour run. */
     redraw(t) {
-      const { game, cs, ctx } = this;
+      const { game, ctx } = this;
       ctx.drawImage(this.background, 0, 0);
       for (let i = 0; i < game.n; i++) {
         ctx.fillStyle = palette.players[i];
         for (let s = 0; s <= t; s++) {
-          const c = game.cell(s, i);
-          if (game.firstTick[c] === s && game.firstOwner[c] === i) {
-            ctx.fillRect((c % game.w) * cs, Math.floor(c / game.w) * cs, cs, cs);
-          }
+          const rects = this.pieces(s, i);
+          if (rects) for (const [x, y, w, h] of rects) ctx.fillRect(x, y, w, h);
         }
       }
       this.shown = t;
@@ -189,21 +213,29 @@
       for (let i = 0; i < game.n; i++) {
         const x0 = game.x(t, i) * cs;
         const y0 = game.y(t, i) * cs;
-        if (game.alive(t, i)) {
+        if (game.alive(t, i) && cs >= 8) {
           mctx.fillStyle = '#ffffff';
           mctx.fillRect(x0 - 1, y0 - 1, cs + 2, cs + 2);
-          if (cs >= 4) {
-            mctx.fillStyle = palette.players[i];
-            mctx.fillRect(x0 + 1, y0 + 1, cs - 2, cs - 2);
-          }
-          if (cs >= 8) {
-            const core = Math.max(2, Math.round(cs / 3));
-            mctx.fillStyle = '#ffffff';
-            mctx.fillRect(x0 + (cs - core) / 2, y0 + (cs - core) / 2, core, core);
-          }
+          mctx.fillStyle = palette.players[i];
+          mctx.fillRect(x0 + 1, y0 + 1, cs - 2, cs - 2);
+          const core = Math.max(2, Math.round(cs / 3));
+          mctx.fillStyle = '#ffffff';
+          mctx.fillRect(x0 + (cs - core) / 2, y0 + (cs - core) / 2, core, core);
           this.markRects.push([x0 - 2, y0 - 2, cs + 4, cs + 4]);
+        } else if (game.alive(t, i)) {
+          // Small cells: a dot of the player's colour, ringed, larger than the cell.
+          const r = 4;
+          mctx.beginPath();
+          mctx.arc(x0 + cs / 2, y0 + cs / 2, r, 0, 2 * Math.PI);
+          mctx.fillStyle = palette.players[i];
+          mctx.fill();
+          mctx.lineWidth = 2;
+          mctx.strokeStyle = '#ffffff';
+          mctx.stroke();
+          const m = r + 3;
+          this.markRects.push([Math.floor(x0 + cs / 2 - m), Math.floor(y0 + cs / 2 - m), 2 * m + 1, 2 * m + 1]);
         } else {
-          const r = Math.max(cs * 0.8, 4);
+          const r = Math.max(cs * 0.8, 5);
           const lw = Math.max(2, cs / 5);
           const cx = x0 + cs / 2;
           const cy = y0 + cs / 2;
