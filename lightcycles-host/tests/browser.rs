@@ -1,0 +1,422 @@
+//! The replay page in a real browser: headless Chromium, driven by
+//! `tests/browser/drive.mjs` (playwright-core, pinned in `package-lock.json`).
+//! The pixels of the canvas are compared, cell by cell, with the board the
+//! Rust side rebuilds from the same replay, after keyboard steps and scrubs.
+//! Screenshots are saved under `target/tmp/browser/`.
+//!
+//! Needs `node`, Chromium (`/usr/bin/chromium`, or `LIGHTCYCLES_CHROMIUM`)
+//! and `npm ci` run in `tests/browser`. Without them the tests say so and
+//! pass, except under `CI=true`, where they fail.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use lightcycles_core::map;
+use lightcycles_core::replay::{Origin, Recorder, Replay};
+use lightcycles_core::{Answer, Config, Dir, Engine, FaultPolicy, Game, EMPTY};
+use lightcycles_host::view::board::{Board, Cell};
+use lightcycles_host::view::{html, palette, parse, Viewable};
+use serde_json::{json, Value};
+
+struct Tools {
+    node: PathBuf,
+    chromium: PathBuf,
+    driver: PathBuf,
+}
+
+fn driver_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+fn find_tools() -> Result<Tools, String> {
+    let node = PathBuf::from("node");
+    match Command::new(&node).arg("--version").output() {
+        Ok(out) if out.status.success() => {}
+        _ => return Err("`node` is not on PATH".into()),
+    }
+    let chromium =
+        std::env::var_os("LIGHTCYCLES_CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    if !chromium.exists() {
+        return Err(format!("{} is missing (apt-get install -y chromium)", chromium.display()));
+    }
+    if !driver_dir().join("node_modules/playwright-core/package.json").exists() {
+        return Err(format!("playwright-core is not installed (run `npm ci` in {})", driver_dir().display()));
+    }
+    Ok(Tools { node, chromium, driver: driver_dir().join("drive.mjs") })
+}
+
+/// The tools, or `None` after saying why the test is skipped. Under
+/// `CI=true` a missing tool fails the test instead.
+fn tools_or_skip(test: &str) -> Option<Tools> {
+    match find_tools() {
+        Ok(tools) => Some(tools),
+        Err(why) if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("{test}: the browser test must run under CI=true, but {why}")
+        }
+        Err(why) => {
+            eprintln!("SKIPPED {test}: {why}. `.ci/run` installs what it needs.");
+            None
+        }
+    }
+}
+
+fn artifacts() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `page`, runs the driver on `steps` and returns its reports, after
+/// checking that the page raised no error, opened no dialog and made no
+/// network request.
+fn drive(tools: &Tools, name: &str, page: &str, steps: Value) -> Vec<Value> {
+    let dir = artifacts();
+    let page_path = dir.join(format!("{name}.html"));
+    std::fs::write(&page_path, page).unwrap();
+    let profile = dir.join(format!("profile-{name}"));
+    let _ = std::fs::remove_dir_all(&profile);
+    let plan = json!({
+        "page": page_path,
+        "chromium": tools.chromium,
+        "userDataDir": profile,
+        "viewport": {"width": 1400, "height": 900},
+        "steps": steps,
+    });
+    let plan_path = dir.join(format!("{name}.plan.json"));
+    std::fs::write(&plan_path, plan.to_string()).unwrap();
+    let out = Command::new(&tools.node).arg(&tools.driver).arg(&plan_path).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "driver failed: {}\n{stdout}", String::from_utf8_lossy(&out.stderr));
+    let result: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("driver output: {e}: {stdout}"));
+    assert_eq!(result["errors"], json!([]), "errors in the page");
+    assert_eq!(result["dialogs"], json!([]), "the page opened a dialog");
+    assert_eq!(result["requests"], json!([]), "the page asked the network for something");
+    let _ = std::fs::remove_dir_all(&profile);
+    result["reports"].as_array().unwrap().clone()
+}
+
+fn golden(name: &str) -> Replay {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../lightcycles-core/tests/golden-replays").join(name);
+    parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn rgb(cell: Cell) -> [u8; 3] {
+    match cell {
+        Cell::Empty => palette::EMPTY.rgb,
+        Cell::Rock => palette::ROCK.rgb,
+        Cell::Trail(p) => palette::player(p as usize).rgb,
+    }
+}
+
+/// The colour `report` read at the centre of cell `(x, y)` of the board canvas.
+fn colour_at(report: &Value, x: u32, y: u32) -> [u8; 3] {
+    let k = (y * report["width"].as_u64().unwrap() as u32 + x) as usize * 6;
+    let hex = &report["board"].as_str().unwrap()[k..k + 6];
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
+    [byte(0), byte(2), byte(4)]
+}
+
+/// The opacity `report` read at the centre of cell `(x, y)` of the marks canvas.
+fn mark_at(report: &Value, x: u32, y: u32) -> u8 {
+    let k = (y * report["width"].as_u64().unwrap() as u32 + x) as usize * 2;
+    u8::from_str_radix(&report["marks"].as_str().unwrap()[k..k + 2], 16).unwrap()
+}
+
+/// Every cell of the board canvas in `report` has the colour of the board
+/// the Rust side rebuilds at `tick`.
+fn assert_board(report: &Value, replay: &Replay, tick: u32) {
+    assert_eq!(report["tick"], tick, "the page shows tick {tick}");
+    let board = Board::from_replay(&Viewable::check(replay).unwrap(), tick).unwrap();
+    assert_eq!(
+        (report["width"].as_u64(), report["height"].as_u64()),
+        (Some(replay.width as u64), Some(replay.height as u64))
+    );
+    let mut wrong = Vec::new();
+    for y in 0..board.height() {
+        for x in 0..board.width() {
+            let (want, got) = (rgb(board.cell(x, y).unwrap()), colour_at(report, x, y));
+            if want != got {
+                wrong.push(format!("({x}, {y}): {got:?} instead of {want:?} ({:?})", board.cell(x, y)));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "tick {tick}: {} cells differ, e.g. {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+}
+
+fn stat(report: &Value, name: &str) -> u64 {
+    report["stats"][name].as_u64().unwrap()
+}
+
+fn head(replay: &Replay, tick: usize, player: usize) -> (u32, u32) {
+    let h = replay.frames[tick].heads[player];
+    (h[0], h[1])
+}
+
+fn key(key: &str, times: u32) -> Value {
+    json!({"do": "key", "key": key, "times": times})
+}
+
+fn probe() -> Value {
+    json!({"do": "probe"})
+}
+
+#[test]
+fn the_canvas_draws_the_board_and_the_keyboard_steps() {
+    let Some(tools) = tools_or_skip("the_canvas_draws_the_board_and_the_keyboard_steps") else { return };
+    let replay = golden("sim_0.json");
+    let page = html::render(&[("sim_0.json", Viewable::check(&replay).unwrap())]);
+    let shot = artifacts().join("sim_0_tick_20.png");
+    let steps = json!([
+        probe(),
+        key("ArrowRight", 12),
+        probe(),
+        key("ArrowLeft", 1),
+        probe(),
+        key("Shift+ArrowRight", 1),
+        probe(),
+        key("End", 1),
+        probe(),
+        {"do": "scrub", "tick": 5},
+        probe(),
+        key("ArrowRight", 1),
+        probe(),
+        key("Home", 1),
+        key("ArrowRight", 2),
+        probe(),
+        key("ArrowUp", 1),
+        probe(),
+        key("ArrowDown", 10),
+        key(" ", 1),
+        probe(),
+        key(" ", 1),
+        probe(),
+        key("End", 1),
+        key("ArrowLeft", 6),
+        {"do": "screenshot", "path": shot},
+        probe(),
+    ]);
+    let r = drive(&tools, "sim_0", &page, steps);
+    let [start, t12, t11, t21, end, t5, t6, t2, faster, playing, paused, t20] = &r[..] else {
+        panic!("{} reports", r.len())
+    };
+
+    assert_board(start, &replay, 0);
+    assert_eq!(start["tickText"], "0 / 26");
+    assert_eq!(start["width"], 48);
+    assert_eq!(start["height"], 36);
+    assert_eq!(start["label"], "sim_0.json");
+    assert_eq!(start["list"], json!([]), "one replay: no list to pick from");
+
+    // Twelve presses of → : tick 12, both trails in their colours.
+    assert_board(t12, &replay, 12);
+    assert_eq!(t12["tickText"], "12 / 26");
+    assert_eq!(t12["scrub"], 12);
+    assert_eq!(t12["rows"], json!([["fuzz0", "riding", "13", "E"], ["fuzz1", "riding", "13", "S"]]));
+    for p in 0..2 {
+        let (x, y) = head(&replay, 12, p);
+        assert_eq!(colour_at(t12, x, y), palette::player(p).rgb, "player {p}'s head cell");
+        assert_eq!(mark_at(t12, x, y), 255, "player {p}'s head is marked");
+        let (x0, y0) = head(&replay, 0, p);
+        assert_eq!(mark_at(t12, x0, y0), 0, "the start is no longer marked");
+    }
+
+    // ← erases exactly the two cells first reached on tick 12.
+    assert_board(t11, &replay, 11);
+    assert_eq!(stat(t11, "erased") - stat(t12, "erased"), 2);
+    assert_eq!(stat(t11, "redraws"), stat(t12, "redraws"), "a step back is not a redraw");
+    for p in 0..2 {
+        let (x, y) = head(&replay, 12, p);
+        assert_eq!(colour_at(t11, x, y), palette::EMPTY.rgb);
+    }
+
+    assert_board(t21, &replay, 21);
+    assert_board(end, &replay, 26);
+    assert_eq!(end["rows"][1], json!(["fuzz1", "crashed · tick 26", "26", "\"n\" invalid"]));
+    assert_eq!(end["events"], json!(["fuzz1: invalid line \"n\"", "fuzz1 crashed at (30, 13)"]));
+    assert_eq!(end["result"], "fuzz0 wins on tick 26");
+    assert!(mark_at(end, 30, 13) > 0, "the crash is marked");
+
+    // The scrub bar jumps back from 26 to 5: cheaper to redraw from nothing.
+    assert_board(t5, &replay, 5);
+    assert_eq!(stat(t5, "redraws"), stat(end, "redraws") + 1);
+
+    // One step forward paints one new cell per riding player, nothing else.
+    assert_board(t6, &replay, 6);
+    assert_eq!(stat(t6, "painted") - stat(t5, "painted"), 2);
+    assert_eq!((stat(t6, "redraws"), stat(t6, "erased")), (stat(t5, "redraws"), stat(t5, "erased")));
+
+    // Tick 2 holds the first fault of the game, with its line.
+    assert_board(t2, &replay, 2);
+    assert_eq!(t2["events"], json!(["fuzz0: invalid line \"n\""]));
+    assert_eq!(t2["rows"][0][3], "\"n\" invalid");
+
+    assert_eq!(faster["speed"], 50, "↑ from 20 ticks a second");
+    assert_eq!(playing["playing"], true, "space plays");
+    assert_eq!(playing["speed"], 1);
+    assert_eq!(paused["playing"], false, "space pauses");
+
+    assert_board(t20, &replay, 20);
+    assert!(std::fs::metadata(&shot).unwrap().len() > 10_000, "a screenshot at {}", shot.display());
+    eprintln!("screenshot: {}", shot.display());
+}
+
+#[test]
+fn several_replays_one_page_and_hostile_names_stay_text() {
+    let Some(tools) = tools_or_skip("several_replays_one_page_and_hostile_names_stay_text") else { return };
+    let two = golden("sim_0.json");
+    let eight = golden("eight_players.json");
+    let mut hostile = golden("sim_0.json");
+    hostile.names = vec!["<img src=x onerror=alert(1)>".into(), "</script><script>alert(2)</script>\u{1b}[31m".into()];
+    hostile.commands[1][0] = Some("<b>n</b>".into());
+    let evil_label = "<i>evil</i>.json";
+    let page = html::render(&[
+        ("sim_0.json", Viewable::check(&two).unwrap()),
+        ("eight_players.json", Viewable::check(&eight).unwrap()),
+        (evil_label, Viewable::check(&hostile).unwrap()),
+    ]);
+    let shot = artifacts().join("eight_players.png");
+    let steps = json!([
+        probe(),
+        key("PageDown", 1),
+        key("ArrowRight", 3),
+        {"do": "screenshot", "path": shot},
+        probe(),
+        key("PageDown", 1),
+        key("ArrowRight", 2),
+        probe(),
+        {"do": "click", "selector": "#replays li:nth-child(2) button"},
+        probe(),
+    ]);
+    let r = drive(&tools, "several", &page, steps);
+    let [first, eight_at_3, evil, clicked] = &r[..] else { panic!("{} reports", r.len()) };
+
+    assert_eq!(first["list"], json!(["sim_0.json", "eight_players.json", evil_label]));
+    assert_eq!(first["replay"], 0);
+
+    assert_eq!(eight_at_3["replay"], 1, "PgDn picks the next replay");
+    assert_board(eight_at_3, &eight, 3);
+    assert_eq!(eight_at_3["rows"].as_array().unwrap().len(), 8);
+    for p in 0..8 {
+        let (x, y) = head(&eight, 0, p);
+        assert_eq!(colour_at(eight_at_3, x, y), palette::player(p).rgb, "player {p}'s start");
+    }
+
+    assert_eq!(evil["replay"], 2);
+    assert_eq!(evil["label"], evil_label, "a file name is text");
+    assert_eq!(evil["rows"][0][0], hostile.names[0].as_str(), "a name is shown as text, unchanged");
+    assert_eq!(evil["rows"][1][0], hostile.names[1].as_str());
+    assert_eq!(evil["rows"][0][3], "\"<b>n</b>\" invalid");
+    assert_board(evil, &hostile, 2);
+
+    assert_eq!(clicked["replay"], 1, "a click in the list picks a replay");
+    assert_eq!(clicked["tick"], 0, "a newly picked replay starts at its first tick");
+}
+
+/// A bot for long games: rides on in the direction with the longest free
+/// run ahead (the current one on a tie), never reversing into its neck.
+fn longest_run(game: &Game, id: usize) -> Dir {
+    let me = game.player(id);
+    let (w, h) = (game.config().width, game.config().height);
+    let run = |d: Dir| {
+        let mut at = me.pos;
+        let mut n = 0;
+        while let Some(next) = at.step(d, w, h) {
+            if game.cell(next) != EMPTY {
+                break;
+            }
+            at = next;
+            n += 1;
+        }
+        n
+    };
+    let mut best = me.dir;
+    for d in Dir::ALL {
+        if d != me.dir.opposite() && run(d) > run(best) {
+            best = d;
+        }
+    }
+    best
+}
+
+/// A recorded game of two [`longest_run`] bots.
+fn long_game(width: u32, height: u32, rock_density: u32, max_ticks: u32, seed: u64) -> Replay {
+    let config = Config { width, height, players: 2, max_ticks, rock_density, fault_policy: FaultPolicy::Straight };
+    let map = map::generate(&config, seed).unwrap();
+    let mut game = Game::from_map(&config, &map).unwrap();
+    let names = vec!["runner_a".to_string(), "runner_b".to_string()];
+    let mut recorder = Recorder::new(&game, &map, Origin::Seed(seed), names);
+    while !game.is_over() {
+        let answers: Vec<Answer> =
+            (0..2).map(|i| Answer::from_line(longest_run(&game, i).as_str().as_bytes())).collect();
+        let actions: Vec<_> = answers.iter().map(Answer::action).collect();
+        game.step(&actions).unwrap();
+        recorder.record(&answers, &game);
+    }
+    recorder.finish()
+}
+
+#[test]
+fn a_long_game_on_the_largest_board_draws_the_same_by_steps_and_from_nothing() {
+    let Some(tools) = tools_or_skip("a_long_game_on_the_largest_board_draws_the_same_by_steps_and_from_nothing") else {
+        return;
+    };
+    let replay = long_game(255, 255, 1, 2000, 11);
+    let last = replay.result.ticks;
+    assert_eq!(last, 2000, "both runners last the whole game");
+    let page = html::render(&[("long.json", Viewable::check(&replay).unwrap())]);
+    let shot = artifacts().join("long_255.png");
+    let steps = json!([
+        {"do": "measure"},
+        probe(),
+        {"do": "scrub", "tick": 700},
+        probe(),
+        key("ArrowLeft", 3),
+        probe(),
+        {"do": "scrub", "tick": 1400},
+        probe(),
+        {"do": "screenshot", "path": shot},
+    ]);
+    let r = drive(&tools, "long", &page, steps);
+    let [measured, end, t700, t697, t1400] = &r[..] else { panic!("{} reports", r.len()) };
+    assert_eq!(measured["redrawn"], 1, "the jump back to half way is a redraw from nothing");
+    assert_board(end, &replay, last);
+    assert_board(t700, &replay, 700);
+    assert_board(t697, &replay, 697);
+    assert_board(t1400, &replay, 1400);
+    assert_eq!(stat(t1400, "redraws"), stat(t697, "redraws"), "700 ticks on from 697 are steps, not a redraw");
+    eprintln!(
+        "255 × 255, {last} ticks, page {} bytes: load {:.1} ms, every tick stepped forward {:.1} ms \
+         ({:.3} ms a tick), jump back to tick {} redrawn in {:.1} ms; cell {} px",
+        page.len(),
+        measured["loadMs"].as_f64().unwrap_or(f64::NAN),
+        measured["forwardTotalMs"].as_f64().unwrap(),
+        measured["forwardPerTickMs"].as_f64().unwrap(),
+        measured["jumpTo"],
+        measured["jumpBackMs"].as_f64().unwrap(),
+        end["cellSize"],
+    );
+}
+
+/// Not a browser test: the page size for a default game (48 × 36, 4 %
+/// rocks, up to 2000 ticks) that the README reports, kept in check.
+#[test]
+fn a_default_game_makes_a_small_page() {
+    let replay = long_game(48, 36, 4, 2000, 5);
+    let page = html::render(&[("default.json", Viewable::check(&replay).unwrap())]);
+    let empty_game = {
+        let mut r = replay.clone();
+        r.frames.truncate(1);
+        r.commands.clear();
+        r.faults.clear();
+        html::render(&[("default.json", Viewable::check(&r).unwrap())])
+    };
+    let per_tick = (page.len() - empty_game.len()) as f64 / replay.result.ticks as f64;
+    eprintln!(
+        "a default game of {} ticks: page {} bytes ({} bytes without its frames, {per_tick:.1} bytes a tick)",
+        replay.result.ticks,
+        page.len(),
+        empty_game.len()
+    );
+    assert!(empty_game.len() < 40_000, "the player itself stays small: {} bytes", empty_game.len());
+    assert!(per_tick < 40.0, "two players cost little per tick: {per_tick:.1} bytes");
+}
