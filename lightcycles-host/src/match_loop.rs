@@ -172,6 +172,18 @@ pub fn play<E: Engine>(
     names: Vec<String>,
     bots: Vec<Box<dyn Bot>>,
 ) -> Result<GameRecord, MatchError> {
+    play_watched(setup, names, bots, &mut |_: &E, _: &[Answer]| {})
+}
+
+/// [`play`], showing `watch` the game before the first tick (with no
+/// answers) and after every tick (with the answers of that tick), as
+/// `play --watch` draws it. Watching never changes the game.
+pub fn play_watched<E: Engine>(
+    setup: &GameSetup<'_>,
+    names: Vec<String>,
+    bots: Vec<Box<dyn Bot>>,
+    watch: &mut dyn FnMut(&E, &[Answer]),
+) -> Result<GameRecord, MatchError> {
     let players = setup.config.players as usize;
     if bots.len() != players || names.len() != players {
         return Err(MatchError::BotCount { bots: bots.len(), players });
@@ -191,6 +203,7 @@ pub fn play<E: Engine>(
     };
     let mut bots: Vec<Option<Box<dyn Bot>>> = bots.into_iter().map(Some).collect();
     let mut faults = vec![FaultCounts::default(); players];
+    watch(&engine, &[]);
     while !engine.is_over() {
         let position = engine.position();
         let limit = setup.limits.for_tick(position.tick + 1);
@@ -208,6 +221,7 @@ pub fn play<E: Engine>(
         let actions: Vec<_> = answers.iter().map(Answer::action).collect();
         engine.step(&actions).map_err(|source| MatchError::Step { tick: position.tick + 1, source })?;
         recorder.record(&answers, &engine);
+        watch(&engine, &answers);
         for (seat, bot) in bots.iter_mut().enumerate() {
             if !engine.player(seat).alive {
                 *bot = None;
@@ -310,6 +324,27 @@ mod tests {
         assert_eq!(record.replay.map.as_deref(), Some(text));
         assert_eq!((record.replay.config.players, record.replay.config.rock_density), (2, 0));
         verify::<Game>(&record.replay).unwrap();
+    }
+
+    #[test]
+    fn a_watcher_sees_every_tick_and_changes_nothing() {
+        let config = Config::default();
+        let kinds = [Builtin::Random, Builtin::Fuzz];
+        let mut seen: Vec<(u32, Vec<Answer>)> = Vec::new();
+        let watched = play_watched::<Game>(&setup(config, 4), names(2), bots(&kinds, 4), &mut |game, answers| {
+            seen.push((game.tick(), answers.to_vec()));
+        })
+        .unwrap();
+        let plain = play::<Game>(&setup(config, 4), names(2), bots(&kinds, 4)).unwrap();
+        assert_eq!(watched.replay, plain.replay);
+        let ticks: Vec<u32> = seen.iter().map(|(t, _)| *t).collect();
+        assert_eq!(ticks, (0..=plain.outcome.ticks).collect::<Vec<_>>(), "the start, then every tick");
+        assert!(seen[0].1.is_empty());
+        for (t, answers) in &seen[1..] {
+            let k = *t as usize - 1;
+            let lines: Vec<_> = answers.iter().map(|a| a.line.clone()).collect();
+            assert_eq!(lines, plain.replay.commands[k], "the answers of tick {t}");
+        }
     }
 
     #[test]

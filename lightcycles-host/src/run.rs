@@ -15,7 +15,7 @@ use std::sync::{mpsc, Arc};
 
 use lightcycles_core::replay::Replay;
 use lightcycles_core::rng::game_seed;
-use lightcycles_core::{Config, Engine, Outcome};
+use lightcycles_core::{Answer, Config, Engine, Outcome};
 
 use crate::bot::{Bot, BotContext, BotFactory, Failed};
 use crate::match_loop::{self, FaultCounts, GameSetup, Limits, MapFile, MatchError};
@@ -152,6 +152,20 @@ pub fn play_game<E: Engine>(
     options: &RunOptions,
     game: u64,
 ) -> Result<(GameSummary, Replay), RunError> {
+    play_game_watched::<E>(entrants, options, game, &mut |_, _, _, _| {})
+}
+
+/// What a watcher is shown of a game: its plan, the names by seat, the
+/// engine and the answers of the tick just played (none at the start).
+pub type Watch<'w, E> = dyn FnMut(&GamePlan, &[String], &E, &[Answer]) + 'w;
+
+/// [`play_game`], showing `watch` every tick (see [`match_loop::play_watched`]).
+pub fn play_game_watched<E: Engine>(
+    entrants: &[Entrant],
+    options: &RunOptions,
+    game: u64,
+    watch: &mut Watch<'_, E>,
+) -> Result<(GameSummary, Replay), RunError> {
     let plan = options.plan(game, entrants.len());
     let players = plan.seats.len();
     let bots: Vec<Box<dyn Bot>> = plan
@@ -170,11 +184,10 @@ pub fn play_game<E: Engine>(
         map_file: options.map_file.as_ref(),
         limits: options.limits,
     };
-    let record = match_loop::play::<E>(&setup, names.clone(), bots).map_err(|source| RunError::Game {
-        game,
-        seed: plan.seed,
-        source,
-    })?;
+    let record = match_loop::play_watched::<E>(&setup, names.clone(), bots, &mut |engine, answers| {
+        watch(&plan, &names, engine, answers)
+    })
+    .map_err(|source| RunError::Game { game, seed: plan.seed, source })?;
     let replay_path = match &options.out_dir {
         Some(dir) => {
             let path = replay_path(dir, game);
@@ -251,6 +264,23 @@ pub fn run<E: Engine>(
     })
 }
 
+/// Plays every game of the run on engine `E` one after another on this
+/// thread, showing each tick to `watch` and handing each finished game to
+/// `on_game`: what `play --watch` needs, since a person watches one game at
+/// a time. Results, replays and files are those of [`run`] with one job.
+pub fn run_watched<E: Engine>(
+    entrants: &[Entrant],
+    options: &RunOptions,
+    watch: &mut Watch<'_, E>,
+    mut on_game: impl FnMut(&GameSummary) -> Result<(), RunError>,
+) -> Result<(), RunError> {
+    for game in 0..options.games() {
+        let (summary, _replay) = play_game_watched::<E>(entrants, options, game, watch)?;
+        on_game(&summary)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,6 +332,39 @@ mod tests {
         assert_eq!(one.iter().map(|(p, _, _)| p.game).collect::<Vec<_>>(), (0..24).collect::<Vec<_>>());
         assert_eq!(one, collect(2));
         assert_eq!(one, collect(5));
+    }
+
+    #[test]
+    fn a_watched_run_gives_the_results_of_a_plain_one() {
+        let bots = entrants(&[Builtin::Random, Builtin::Fuzz]);
+        let o = options(3, true, 1);
+        let mut plain = Vec::new();
+        run::<DefaultEngine>(&bots, &o, |s| {
+            plain.push((s.plan.clone(), s.outcome.clone()));
+            Ok(())
+        })
+        .unwrap();
+        let mut watched = Vec::new();
+        let mut starts = Vec::new();
+        let mut ticks = 0;
+        let mut watch = |plan: &GamePlan, names: &[String], engine: &DefaultEngine, _: &[Answer]| {
+            if engine.tick() == 0 {
+                starts.push((plan.game, names.to_vec()));
+            }
+            ticks += 1;
+        };
+        run_watched::<DefaultEngine>(&bots, &o, &mut watch, |s| {
+            watched.push((s.plan.clone(), s.outcome.clone()));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(watched, plain);
+        let names = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
+        assert_eq!(starts.len(), 6, "every game is shown from its start");
+        assert_eq!(starts[0], (0, names("b0", "b1")));
+        assert_eq!(starts[1], (1, names("b1", "b0")), "names by seat, swapped");
+        let total: u32 = plain.iter().map(|(_, o)| o.ticks + 1).sum();
+        assert_eq!(ticks, total, "the start and every tick of every game");
     }
 
     #[test]
