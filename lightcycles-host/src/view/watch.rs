@@ -1,7 +1,8 @@
 //! `lightcycles play --watch`: the game drawn in the terminal as it runs.
-//! On a terminal each tick redraws the last one in place (ANSI cursor
-//! moves, colours); elsewhere (a pipe, a log file) the ticks follow each
-//! other as plain text.
+//! On a terminal each tick redraws the last one in place, in colour: the
+//! cursor goes back up over the previous frame, so whatever was printed
+//! above it (the lines of earlier games) stays. Elsewhere (a pipe, a log
+//! file) the ticks follow each other as plain text.
 
 use std::io::{self, Write};
 use std::thread;
@@ -21,13 +22,15 @@ pub struct Watcher<W: Write> {
     in_place: bool,
     pace: Duration,
     drawn: Option<Instant>,
+    /// Lines of the frame on screen, to go back over; 0 to draw below.
+    lines: usize,
 }
 
 impl<W: Write> Watcher<W> {
     /// A watcher that redraws in place with colours when `terminal` (and
     /// waits `pace` between ticks), or writes plain frames one after another.
     pub fn new(out: W, terminal: bool, pace: Duration) -> Watcher<W> {
-        Watcher { out, in_place: terminal, pace, drawn: None }
+        Watcher { out, in_place: terminal, pace, drawn: None, lines: 0 }
     }
 
     /// Draws `scene` under a `title` line (which game this is; untrusted
@@ -43,12 +46,12 @@ impl<W: Write> Watcher<W> {
         text.push('\n');
         text.push_str(&terminal::render(scene, self.in_place));
         if self.in_place {
-            let first = self.drawn.is_none();
-            // Home the cursor (clearing the screen the first time), clear the
-            // rest of each line as it is rewritten, and whatever is below.
-            let mut frame = String::from(if first { "\x1b[H\x1b[2J" } else { "\x1b[H" });
+            // Back to the first line of the last frame, each line cleared to
+            // its end as it is rewritten, and anything below cleared.
+            let mut frame = if self.lines > 0 { format!("\x1b[{}F", self.lines) } else { String::new() };
             frame.push_str(&text.replace('\n', "\x1b[K\n"));
             frame.push_str("\x1b[J");
+            self.lines = text.lines().count();
             self.out.write_all(frame.as_bytes())?;
         } else {
             text.push('\n');
@@ -59,9 +62,16 @@ impl<W: Write> Watcher<W> {
         Ok(())
     }
 
-    /// Forgets the last frame, so that the next game starts on a clean screen.
+    /// Leaves the last frame on screen: the next one is drawn below it
+    /// (and below anything written in between), without waiting.
     pub fn restart(&mut self) {
         self.drawn = None;
+        self.lines = 0;
+    }
+
+    /// The writer, to print between frames; call [`Watcher::restart`] after.
+    pub fn out(&mut self) -> &mut W {
+        &mut self.out
     }
 
     /// The writer, back.
@@ -105,14 +115,22 @@ mod tests {
     #[test]
     fn a_terminal_is_redrawn_in_place() {
         let mut w = Watcher::new(Vec::new(), true, Duration::ZERO);
-        for s in scenes() {
-            w.draw("game 0", &s).unwrap();
+        let scenes = scenes();
+        let lines = terminal::render(&scenes[0], false).lines().count() + 1;
+        for s in &scenes {
+            w.draw("game 0", s).unwrap();
         }
+        w.out().extend_from_slice(b"game 0 over\n");
+        w.restart();
+        w.draw("game 1", &scenes[0]).unwrap();
         let out = String::from_utf8(w.into_inner()).unwrap();
-        assert!(out.starts_with("\x1b[H\x1b[2J"), "the first frame clears the screen");
-        assert_eq!(out.matches("\x1b[2J").count(), 1, "later frames only home the cursor");
-        assert_eq!(out.matches("\x1b[H").count(), 4);
+        assert!(out.starts_with("game 0\x1b[K\n"), "the first frame is drawn where the cursor is");
+        let up = format!("\x1b[{lines}F");
+        assert_eq!(out.matches(&up).count(), 3, "each later frame goes back up over the last one");
+        assert!(out.contains("game 0 over\ngame 1\x1b[K\n"), "after a restart the next frame is drawn below");
         assert!(out.contains("\x1b[38;5;"), "in colour");
         assert!(!out.contains("right\x1b[31m"), "a name never reaches the terminal raw");
+        assert_eq!(out.matches("\x1b[K\n").count(), 5 * lines, "every line of every frame clears its rest");
+        assert_eq!(out.matches('\n').count(), 5 * lines + 1);
     }
 }
