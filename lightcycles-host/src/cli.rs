@@ -1,16 +1,18 @@
 //! The `lightcycles` command line (DESIGN.md: command and flag names are
-//! fixed): `play`, `replay verify` and `map`.
+//! fixed): `play`, `replay verify`, `replay show`, `view` and `map`.
 //!
 //! Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage
 //! or bad input, with a message that names what and where.
 
-use std::io::Write;
+use std::cell::RefCell;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use lightcycles_core::{Config, ConfigError, FaultPolicy};
+use lightcycles_core::replay::Replay;
+use lightcycles_core::{Answer, Config, ConfigError, FaultPolicy};
 
 use crate::bot::builtin::Builtin;
 use crate::match_loop::{DefaultEngine, Limits, MapFile};
@@ -18,6 +20,8 @@ use crate::report::{self, Tally};
 use crate::run::{self, Entrant, RunError, RunOptions};
 use crate::spec::{self, BotSpec};
 use crate::verify::{self, Verdict};
+use crate::view::scene::{MapOrigin, Scene};
+use crate::view::{self, Viewable};
 use crate::{map_view, spec::SpecError};
 
 /// Plays LightCycles bots against each other, checks replays and shows maps.
@@ -41,6 +45,8 @@ pub enum Command {
     Replay(ReplayCommand),
     /// Print a generated map: a picture of the board, or JSON.
     Map(MapArgs),
+    /// Write one self-contained HTML page that plays replay files in a browser.
+    View(ViewArgs),
 }
 
 /// The `replay` commands.
@@ -49,6 +55,9 @@ pub enum ReplayCommand {
     /// Replay files on the rules engine and compare every frame and the
     /// result; stop at the first difference (exit 1) or unreadable file (exit 2).
     Verify(VerifyArgs),
+    /// Print the board of a replay at one tick, with its players, answers and
+    /// faults (in colour on a terminal).
+    Show(ShowArgs),
 }
 
 /// What a fault costs (RULES.md section 6).
@@ -122,6 +131,31 @@ pub struct PlayArgs {
     /// given, game 2r+1 reversed, both with seed SEED+r.
     #[arg(long)]
     pub swap: bool,
+    /// Draw each game in the terminal as it runs (one game at a time: -j 1).
+    #[arg(long)]
+    pub watch: bool,
+}
+
+/// Arguments of `lightcycles replay show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The replay file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The tick to show: the board after K ticks (0 is the start; default the last).
+    #[arg(long, value_name = "K")]
+    pub tick: Option<u32>,
+}
+
+/// Arguments of `lightcycles view`.
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// Replay files; the page lists them in this order.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(short = 'o', long = "output", value_name = "OUT.html", required = true)]
+    pub output: PathBuf,
 }
 
 /// Arguments of `lightcycles replay verify`.
@@ -212,7 +246,9 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
         Command::Play(args) => play(&args, out),
         Command::Replay(ReplayCommand::Verify(args)) => verify_files(&args.files, out),
+        Command::Replay(ReplayCommand::Show(args)) => show_replay(&args, out),
         Command::Map(args) => map(&args, out),
+        Command::View(args) => view_page(&args, out),
     }
 }
 
@@ -307,11 +343,18 @@ fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     };
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
     let mut tally = Tally::new(entrants.len());
-    let result = run::run::<DefaultEngine>(&entrants, &options, |game| {
-        tally.add(game);
-        let line = report::game_line(game, config.max_ticks) + "\n";
-        write_out(out, &line).map_err(|e| RunError::Report(format!("cannot write to standard output: {e}")))
-    });
+    let result = if args.watch {
+        if args.jobs > 1 {
+            return Err(bad_input(format!("--watch draws one game at a time: use it with -j 1, not -j {}", args.jobs)));
+        }
+        watch_games(&entrants, &options, out, &mut tally)
+    } else {
+        run::run::<DefaultEngine>(&entrants, &options, |game| {
+            tally.add(game);
+            let line = report::game_line(game, config.max_ticks) + "\n";
+            write_out(out, &line).map_err(|e| RunError::Report(format!("cannot write to standard output: {e}")))
+        })
+    };
     result.map_err(|e| bad_input(e.to_string()))?;
     write_out(out, &report::final_results(&tally, &names)).map_err(stdout_failure)
 }
@@ -343,6 +386,77 @@ fn verify_files(files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// Whether this process's standard output is a terminal a person looks at
+/// (and `NO_COLOR` does not ask for plain text): then boards are drawn in
+/// colour, and `--watch` redraws in place.
+fn stdout_is_a_screen() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
+}
+
+/// `play --watch`: the games one after another, each drawn tick by tick,
+/// its result line printed below its last frame.
+fn watch_games(
+    entrants: &[Entrant],
+    options: &RunOptions,
+    out: &mut dyn Write,
+    tally: &mut Tally,
+) -> Result<(), RunError> {
+    let screen = stdout_is_a_screen();
+    let pace = if screen { view::watch::TERMINAL_PACE } else { Duration::ZERO };
+    // Both the per-tick watch and the per-game report write to stdout.
+    let watcher = RefCell::new(view::watch::Watcher::new(out, screen, pace));
+    let broken: RefCell<Option<std::io::Error>> = RefCell::new(None);
+    let mut watch = |plan: &run::GamePlan, names: &[String], engine: &DefaultEngine, answers: &[Answer]| {
+        if broken.borrow().is_some() {
+            return;
+        }
+        let origin = if options.map_file.is_some() { MapOrigin::Custom } else { MapOrigin::Seed(plan.seed) };
+        let title = format!("game {} · seed {} · {}", plan.game, plan.seed, names.join(" vs "));
+        let scene = Scene::from_engine(engine, names, answers, origin);
+        if let Err(e) = watcher.borrow_mut().draw(&title, &scene) {
+            *broken.borrow_mut() = Some(e);
+        }
+    };
+    run::run_watched::<DefaultEngine>(entrants, options, &mut watch, |game| {
+        let stdout_error = |e: &std::io::Error| RunError::Report(format!("cannot write to standard output: {e}"));
+        if let Some(e) = broken.borrow().as_ref() {
+            return Err(stdout_error(e));
+        }
+        tally.add(game);
+        let mut watcher = watcher.borrow_mut();
+        let line = report::game_line(game, options.config.max_ticks) + "\n";
+        write_out(watcher.out(), &line).map_err(|e| stdout_error(&e))?;
+        watcher.restart();
+        Ok(())
+    })
+}
+
+/// Reads a replay file for viewing, or says what is wrong and where.
+fn load_replay(path: &Path) -> Result<Replay, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
+    view::parse(&text).map_err(|e| bad_input(format!("{}: {e}", path.display())))
+}
+
+fn show_replay(args: &ShowArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let replay = load_replay(&args.file)?;
+    let text = view::terminal::render_replay(&replay, args.tick, stdout_is_a_screen())
+        .map_err(|e| bad_input(format!("{}: --tick: {e}", args.file.display())))?;
+    write_out(out, &text).map_err(stdout_failure)
+}
+
+fn view_page(args: &ViewArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let replays = args.files.iter().map(|p| load_replay(p)).collect::<Result<Vec<_>, _>>()?;
+    let labels: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
+    let viewables = replays.iter().map(Viewable::check).collect::<Result<Vec<_>, _>>();
+    let viewables = viewables.map_err(|e| bad_input(e.to_string()))?;
+    let entries: Vec<(&str, Viewable<'_>)> = labels.iter().map(String::as_str).zip(viewables).collect();
+    let page = view::html::render(&entries);
+    let shown = args.output.display();
+    std::fs::write(&args.output, &page).map_err(|e| bad_input(format!("-o {shown}: cannot write: {e}")))?;
+    let count = if replays.len() == 1 { "1 replay".to_string() } else { format!("{} replays", replays.len()) };
+    write_out(out, &format!("{shown}: {count}, {} bytes\n", page.len())).map_err(stdout_failure)
 }
 
 fn map(args: &MapArgs, out: &mut dyn Write) -> Result<(), Failure> {
