@@ -190,13 +190,17 @@ fn the_canvas_draws_the_board_and_the_keyboard_steps() {
         probe(),
         key(" ", 1),
         probe(),
+        {"do": "click", "selector": "#play"},
+        probe(),
+        key(" ", 1),
+        probe(),
         key("End", 1),
         key("ArrowLeft", 6),
         {"do": "screenshot", "path": shot},
         probe(),
     ]);
     let r = drive(&tools, "sim_0", &page, steps);
-    let [start, t12, t11, t21, end, t5, t6, t2, faster, playing, paused, t20] = &r[..] else {
+    let [start, t12, t11, t21, end, t5, t6, t2, faster, playing, paused, clicked, spaced, t20] = &r[..] else {
         panic!("{} reports", r.len())
     };
 
@@ -254,6 +258,8 @@ fn the_canvas_draws_the_board_and_the_keyboard_steps() {
     assert_eq!(playing["playing"], true, "space plays");
     assert_eq!(playing["speed"], 1);
     assert_eq!(paused["playing"], false, "space pauses");
+    assert_eq!(clicked["playing"], true, "the play button plays");
+    assert_eq!(spaced["playing"], false, "space pauses once, even with the play button focused");
 
     assert_board(t20, &replay, 20);
     assert!(std::fs::metadata(&shot).unwrap().len() > 10_000, "a screenshot at {}", shot.display());
