@@ -449,9 +449,11 @@ fn show_replay(args: &ShowArgs, out: &mut dyn Write) -> Result<(), Failure> {
 fn view_page(args: &ViewArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let replays = args.files.iter().map(|p| load_replay(p)).collect::<Result<Vec<_>, _>>()?;
     let labels: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
-    let viewables = replays.iter().map(Viewable::check).collect::<Result<Vec<_>, _>>();
-    let viewables = viewables.map_err(|e| bad_input(e.to_string()))?;
-    let entries: Vec<(&str, Viewable<'_>)> = labels.iter().map(String::as_str).zip(viewables).collect();
+    let mut entries: Vec<(&str, Viewable<'_>)> = Vec::with_capacity(replays.len());
+    for (label, replay) in labels.iter().zip(&replays) {
+        let viewable = Viewable::check(replay).map_err(|e| bad_input(format!("{label}: {e}")))?;
+        entries.push((label, viewable));
+    }
     let page = view::html::render(&entries);
     let shown = args.output.display();
     std::fs::write(&args.output, &page).map_err(|e| bad_input(format!("-o {shown}: cannot write: {e}")))?;
