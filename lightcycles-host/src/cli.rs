@@ -24,7 +24,7 @@ use crate::view::scene::{MapOrigin, Scene};
 use crate::view::{self, Viewable};
 use crate::{map_view, spec::SpecError};
 
-/// Plays LightCycles bots against each other, checks replays and shows maps.
+/// Plays LightCycles bots against each other, checks and shows replays, and shows maps.
 #[derive(Debug, Parser)]
 #[command(name = "lightcycles", version)]
 #[command(after_help = "Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage or bad input.")]

@@ -152,6 +152,18 @@ fn watch_draws_every_tick_of_every_game_then_the_results() {
 }
 
 #[test]
+fn help_describes_view_show_and_watch() {
+    let top = stdout(&run(&["--help"]));
+    assert!(top.contains("view") && top.contains("shows replays"), "{top}");
+    let view = stdout(&run(&["view", "--help"]));
+    assert!(view.contains("Usage: lightcycles view --output <OUT.html> <FILE>..."), "{view}");
+    let show = stdout(&run(&["replay", "show", "--help"]));
+    assert!(show.contains("Usage: lightcycles replay show [OPTIONS] <FILE>") && show.contains("--tick <K>"), "{show}");
+    let play = stdout(&run(&["play", "--help"]));
+    assert!(play.contains("--watch"), "{play}");
+}
+
+#[test]
 fn hostile_names_never_reach_the_terminal_raw() {
     let dir = tempfile::tempdir().unwrap();
     let file = spoiled(dir.path(), "sim_0.json", |r| {
