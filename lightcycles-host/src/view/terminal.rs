@@ -17,6 +17,9 @@ use super::viewable::{ViewError, Viewable};
 
 /// Longest name shown in the legend, in characters.
 const NAME_WIDTH: usize = 32;
+/// Longest answer line shown in the legend, in characters: the rules record
+/// at most 61 of an invalid line, so this only cuts hand-made files.
+const LINE_WIDTH: usize = 64;
 
 /// How one character is coloured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +111,7 @@ fn answer_text(tick: u32, player: &Player) -> String {
     }
     let line = player.command.as_deref().map(|l| match l {
         "N" | "E" | "S" | "W" => l.to_string(),
-        _ => terminal_quoted(l),
+        _ => terminal_quoted(&clip(l, LINE_WIDTH)),
     });
     match (line, player.fault) {
         (Some(line), Some(fault)) => format!("{line} {fault}"),
@@ -299,6 +302,17 @@ mod tests {
             assert!(text.contains("evil\\u{9b}31m\\u{202e}"));
             assert!(text.contains("\"\\u{1b}[31mN\\u{d}\" invalid"));
         }
+    }
+
+    #[test]
+    fn long_names_and_lines_are_cut() {
+        let mut r = golden("sim_0.json");
+        r.names[0] = "n".repeat(500);
+        r.commands[1][0] = Some("x".repeat(5000));
+        let shown = render_replay(&r, Some(2), false).unwrap();
+        assert!(shown.contains(&format!("{}…  ", "n".repeat(31))));
+        assert!(shown.contains(&format!("\"{}…\" invalid", "x".repeat(63))));
+        assert!(shown.lines().all(|l| l.chars().count() < 140), "{shown}");
     }
 
     #[test]
