@@ -130,9 +130,9 @@ impl Board {
         &self.riders
     }
 
-    /// The player whose head is at `(x, y)`, if any (the lowest id when
-    /// heads share a cell, as after a head-on crash into one cell cannot,
-    /// but a hand-made file might).
+    /// The player whose head is at `(x, y)`, if any. Under the rules two
+    /// heads never share a cell; in a hand-made file that has them, the
+    /// lowest id is shown.
     pub fn head_at(&self, x: u32, y: u32) -> Option<usize> {
         self.riders.iter().position(|r| r.x == x && r.y == y)
     }
