@@ -254,7 +254,7 @@ mod tests {
     fn bad_specs_say_what_is_wrong() {
         let err = |arg: &str| BotSpec::parse(arg).unwrap_err().to_string();
         assert!(err("builtin:Random").contains("no built-in bot is called \"Random\""));
-        assert!(err("builtin:nope").contains("random, fuzz, straight"));
+        assert!(err("builtin:nope").contains("random, fuzz, straight, wallhug, floodfill"));
         assert!(err("").contains("empty bot spec"));
         assert!(err("a=").contains("empty bot spec"));
         assert!(err("cmd:").contains("cmd: needs a command"));

@@ -1,4 +1,5 @@
-//! Bots compiled into the host: `random`, `fuzz` and `straight`.
+//! Bots compiled into the host: `random`, `fuzz`, `straight`, `wallhug` and
+//! `floodfill`.
 //!
 //! A built-in bot's randomness comes from a SplitMix64 of its own, seeded
 //! from the game's seed and its seat ([`bot_seed`]); it never draws from the
@@ -6,8 +7,9 @@
 
 use std::time::Duration;
 
-use lightcycles_core::{Dir, SplitMix64};
+use lightcycles_core::{Dir, Pos, SplitMix64};
 
+use super::space::{self, Flood};
 use super::{Bot, BotContext, BotError, BotFactory, Reply, Turn};
 
 /// A bot compiled into the host, named by `builtin:NAME`.
@@ -19,11 +21,16 @@ pub enum Builtin {
     Fuzz,
     /// Keeps its direction.
     Straight,
+    /// Follows walls and trails, keeping one at its side.
+    Wallhug,
+    /// Takes the move that keeps the most reachable space.
+    Floodfill,
 }
 
 impl Builtin {
     /// Every built-in bot, in the order help lists them.
-    pub const ALL: [Builtin; 3] = [Builtin::Random, Builtin::Fuzz, Builtin::Straight];
+    pub const ALL: [Builtin; 5] =
+        [Builtin::Random, Builtin::Fuzz, Builtin::Straight, Builtin::Wallhug, Builtin::Floodfill];
 
     /// The name after `builtin:`.
     pub const fn name(self) -> &'static str {
@@ -31,6 +38,8 @@ impl Builtin {
             Builtin::Random => "random",
             Builtin::Fuzz => "fuzz",
             Builtin::Straight => "straight",
+            Builtin::Wallhug => "wallhug",
+            Builtin::Floodfill => "floodfill",
         }
     }
 
@@ -40,6 +49,8 @@ impl Builtin {
             Builtin::Random => "a random move among those that do not crash at once",
             Builtin::Fuzz => "random moves mixed with invalid lines of every kind and missing answers",
             Builtin::Straight => "keeps its direction",
+            Builtin::Wallhug => "follows walls and trails, keeping one on its left (deterministic)",
+            Builtin::Floodfill => "the move that keeps the most reachable space (ties: seeded)",
         }
     }
 
@@ -60,6 +71,8 @@ impl Builtin {
             Builtin::Random => Box::new(RandomBot { rng }),
             Builtin::Fuzz => Box::new(FuzzBot { rng }),
             Builtin::Straight => Box::new(StraightBot),
+            Builtin::Wallhug => Box::new(WallhugBot),
+            Builtin::Floodfill => Box::new(FloodfillBot { rng, flood: Flood::new() }),
         }
     }
 }
@@ -117,6 +130,88 @@ struct StraightBot;
 impl Bot for StraightBot {
     fn answer(&mut self, turn: &Turn<'_>, _limit: Duration) -> Reply {
         Reply::of_dir(turn.me().dir)
+    }
+}
+
+/// The moves worth weighing, in the order left turn, straight, right turn,
+/// then back (only on the first move, before the cycle has a neck; later a
+/// reversal is no move of its own), with the cell each leads to, keeping
+/// those that do not crash at once.
+fn safe_moves(turn: &Turn<'_>) -> Vec<(Dir, Pos)> {
+    let dir = turn.me().dir;
+    let turned = |quarter: u8| Dir::from_code(u32::from((dir.code() + quarter) % 4)).expect("a code below 4");
+    let (w, h) = (turn.width(), turn.height());
+    [turned(3), dir, turned(1), turned(2)]
+        .into_iter()
+        .filter(|&d| turn.effective(d) == d && !turn.crashes_at_once(d))
+        .filter_map(|d| turn.me().pos.step(d, w, h).map(|target| (d, target)))
+        .collect()
+}
+
+/// `builtin:wallhug`: a wall follower. Of the moves that do not crash at
+/// once it takes the one whose new cell touches the most solid cells
+/// (walls, rocks, trails, heads), so it rides along a wall and packs its own
+/// trail tightly; a cell with no free neighbour (a dead end) only when
+/// nothing else is left. Ties go to the left turn, then straight, then the
+/// right turn, which keeps the wall on its left. No randomness.
+#[derive(Debug)]
+struct WallhugBot;
+
+impl Bot for WallhugBot {
+    fn answer(&mut self, turn: &Turn<'_>, _limit: Duration) -> Reply {
+        let position = turn.position();
+        let best = safe_moves(turn)
+            .into_iter()
+            .enumerate()
+            .max_by_key(|&(order, (_, target))| {
+                let solid = space::solid_neighbours(position, target);
+                // A dead end's four neighbours are all solid.
+                (solid < 4, solid, std::cmp::Reverse(order))
+            })
+            .map(|(_, (dir, _))| dir);
+        Reply::of_dir(best.unwrap_or(turn.me().dir))
+    }
+}
+
+/// `builtin:floodfill`: for each move that does not crash at once, counts
+/// the free cells still reachable from the new cell (breadth-first, the
+/// new cell itself solid) and takes the move that keeps the most. Among
+/// equals it prefers a cell no other living head touches (no head-on
+/// risk), then the cell that touches the most solid cells (filling space
+/// tightly, as `wallhug` does); remaining ties are drawn from its own
+/// seeded generator.
+#[derive(Debug)]
+struct FloodfillBot {
+    rng: SplitMix64,
+    flood: Flood,
+}
+
+impl Bot for FloodfillBot {
+    fn answer(&mut self, turn: &Turn<'_>, _limit: Duration) -> Reply {
+        let position = turn.position();
+        let (w, h) = (turn.width(), turn.height());
+        let others: Vec<Pos> = position
+            .players
+            .iter()
+            .enumerate()
+            .filter(|&(id, p)| id != turn.you() && p.alive)
+            .map(|(_, p)| p.pos)
+            .collect();
+        let near_head =
+            |target: Pos| others.iter().any(|&head| Dir::ALL.into_iter().any(|d| head.step(d, w, h) == Some(target)));
+        let scored: Vec<(Dir, (u32, bool, u32))> = safe_moves(turn)
+            .into_iter()
+            .map(|(dir, target)| {
+                let room = self.flood.reachable(position, target, &[]);
+                (dir, (room, !near_head(target), space::solid_neighbours(position, target)))
+            })
+            .collect();
+        let Some(top) = scored.iter().map(|&(_, key)| key).max() else {
+            return Reply::of_dir(turn.me().dir);
+        };
+        let best: Vec<Dir> = scored.iter().filter(|&&(_, key)| key == top).map(|&(dir, _)| dir).collect();
+        let dir = if best.len() == 1 { best[0] } else { best[pick(&mut self.rng, best.len())] };
+        Reply::of_dir(dir)
     }
 }
 
@@ -236,7 +331,7 @@ impl Bot for FuzzBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::{parse_move, Action, Answer, Config, Engine, FaultKind, Game, Position};
+    use lightcycles_core::{parse_move, Action, Answer, Config, Engine, FaultKind, Game, Position, Start};
     use std::collections::HashSet;
 
     fn ctx(seed: u64, seat: usize) -> BotContext {
@@ -249,7 +344,7 @@ mod tests {
             assert_eq!(Builtin::from_name(b.name()), Some(b));
         }
         assert_eq!(Builtin::from_name("Random"), None);
-        assert_eq!(Builtin::names(), "random, fuzz, straight");
+        assert_eq!(Builtin::names(), "random, fuzz, straight, wallhug, floodfill");
     }
 
     #[test]
@@ -333,6 +428,96 @@ mod tests {
         let mut bot = Builtin::Straight.make(&ctx(0, 0));
         assert_eq!(bot.answer(&Turn::new(&position, 0), Duration::ZERO), Reply::of_dir(Dir::E));
         assert_eq!(bot.answer(&Turn::new(&position, 1), Duration::ZERO), Reply::of_dir(Dir::W));
+    }
+
+    /// An 8 × 8 board without rocks, player 0 starting at `start` (no neck
+    /// yet) and player 1 at (7, 7) facing W, with `rocks` added.
+    fn board(start: Start, rocks: &[lightcycles_core::Pos]) -> Position {
+        let config = Config { width: 8, height: 8, rock_density: 0, ..Config::default() };
+        let starts = [start, Start { pos: lightcycles_core::Pos::new(7, 7), dir: Dir::W }];
+        Position::start(&config, &lightcycles_core::Map::from_parts(8, 8, rocks, &starts).unwrap())
+    }
+
+    fn answer_of(bot: Builtin, position: &Position, seed: u64) -> Dir {
+        let mut bot = bot.make(&ctx(seed, 0));
+        let Reply::Line(line) = bot.answer(&Turn::new(position, 0), Duration::ZERO) else { panic!("no line") };
+        parse_move(&line).expect("a valid move")
+    }
+
+    #[test]
+    fn wallhug_rides_along_the_wall_keeping_it_on_its_left() {
+        // At (0, 3) facing N: N and S both touch the edge and the head; N
+        // comes first (straight before back); W is off the board.
+        let position = board(Start { pos: lightcycles_core::Pos::new(0, 3), dir: Dir::N }, &[]);
+        assert_eq!(answer_of(Builtin::Wallhug, &position, 0), Dir::N);
+        // Facing E along the top edge: the left turn (N) is off the board,
+        // straight keeps the edge on its left.
+        let position = board(Start { pos: lightcycles_core::Pos::new(3, 0), dir: Dir::E }, &[]);
+        assert_eq!(answer_of(Builtin::Wallhug, &position, 0), Dir::E);
+        // The only safe move is taken, for any seed: no randomness.
+        let position = cornered();
+        for seed in 0..20 {
+            assert_eq!(answer_of(Builtin::Wallhug, &position, seed), Dir::S);
+        }
+    }
+
+    #[test]
+    fn wallhug_enters_a_dead_end_only_when_nothing_else_is_left() {
+        // At (3, 3) facing E. (4, 3) is a pocket: rocks above, below and
+        // beyond it, so it touches 4 solid cells and leads nowhere; (3, 2)
+        // touches 2 (the rock at (4, 2) and the head).
+        let p = lightcycles_core::Pos::new;
+        let pocket = [p(4, 2), p(4, 4), p(5, 3)];
+        let position = board(Start { pos: p(3, 3), dir: Dir::E }, &pocket);
+        assert_eq!(answer_of(Builtin::Wallhug, &position, 0), Dir::N);
+        // Close every other way: the pocket is the last move left.
+        let walled = [p(4, 2), p(4, 4), p(5, 3), p(3, 2), p(3, 4), p(2, 3)];
+        let position = board(Start { pos: p(3, 3), dir: Dir::E }, &walled);
+        assert_eq!(answer_of(Builtin::Wallhug, &position, 0), Dir::E);
+    }
+
+    #[test]
+    fn floodfill_takes_the_side_with_more_room() {
+        let p = lightcycles_core::Pos::new;
+        // A wall of rock across row `y` with a gap at x = 3 where player 0
+        // starts facing E: N leads into rows above, S into rows below.
+        let split = |y: u8| {
+            let rocks: Vec<_> = (0..8).filter(|&x| x != 3).map(|x| p(x, y)).collect();
+            board(Start { pos: p(3, y), dir: Dir::E }, &rocks)
+        };
+        for seed in 0..20 {
+            assert_eq!(answer_of(Builtin::Floodfill, &split(4), seed), Dir::N, "32 cells above, 24 below");
+            assert_eq!(answer_of(Builtin::Floodfill, &split(3), seed), Dir::S, "24 cells above, 32 below");
+        }
+    }
+
+    #[test]
+    fn floodfill_breaks_ties_with_its_seeded_generator() {
+        let config = Config { width: 16, height: 16, rock_density: 0, ..Config::default() };
+        let starts = [
+            Start { pos: lightcycles_core::Pos::new(7, 7), dir: Dir::N },
+            Start { pos: lightcycles_core::Pos::new(14, 14), dir: Dir::W },
+        ];
+        let position = Position::start(&config, &lightcycles_core::Map::from_parts(16, 16, &[], &starts).unwrap());
+        // Every direction keeps the same room and touches one solid cell.
+        let seen: HashSet<Dir> = (0..64).map(|seed| answer_of(Builtin::Floodfill, &position, seed)).collect();
+        assert_eq!(seen.len(), 4);
+        for seed in 0..8 {
+            assert_eq!(answer_of(Builtin::Floodfill, &position, seed), answer_of(Builtin::Floodfill, &position, seed));
+        }
+    }
+
+    #[test]
+    fn floodfill_avoids_a_head_on_when_the_room_is_equal() {
+        let p = lightcycles_core::Pos::new;
+        // Player 0 at (3, 3) facing N, player 1 two cells east at (5, 3):
+        // (4, 3) touches player 1's head; N, W and S keep the same room.
+        let config = Config { width: 8, height: 8, rock_density: 0, ..Config::default() };
+        let starts = [Start { pos: p(3, 3), dir: Dir::N }, Start { pos: p(5, 3), dir: Dir::W }];
+        let position = Position::start(&config, &lightcycles_core::Map::from_parts(8, 8, &[], &starts).unwrap());
+        for seed in 0..32 {
+            assert_ne!(answer_of(Builtin::Floodfill, &position, seed), Dir::E, "seed {seed}");
+        }
     }
 
     #[test]
