@@ -10,6 +10,7 @@
 //! - [`match_loop`]: one game, deterministic, recorded as a replay.
 //! - [`run`]: many games: seeds, seats, parallel jobs, replay files.
 //! - [`report`]: per-game lines and the FINAL_RESULTS block.
+//! - [`stats`]: score, Elo and its interval, LOS, pentanomial, SPRT.
 //! - [`verify`]: checking replay files.
 //! - [`map_view`]: maps as pictures and JSON.
 //! - [`view`]: watching games: the replay page, and the board in a terminal.
@@ -24,5 +25,6 @@ pub mod match_loop;
 pub mod report;
 pub mod run;
 pub mod spec;
+pub mod stats;
 pub mod verify;
 pub mod view;
