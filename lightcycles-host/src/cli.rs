@@ -1,5 +1,6 @@
 //! The `lightcycles` command line (DESIGN.md: command and flag names are
-//! fixed): `play`, `replay verify`, `replay show`, `view` and `map`.
+//! fixed): `play`, `tournament`, `replay verify`, `replay show`, `view` and
+//! `map`.
 //!
 //! Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage
 //! or bad input, with a message that names what and where.
@@ -19,6 +20,10 @@ use crate::match_loop::{DefaultEngine, Limits, MapFile};
 use crate::report::{self, Tally};
 use crate::run::{self, Entrant, RunError, RunOptions};
 use crate::spec::{self, BotSpec};
+use crate::stats::Sprt;
+use crate::tournament::progress::ProgressMode;
+use crate::tournament::schedule::{PairingMode, Schedule};
+use crate::tournament::{self, Tournament};
 use crate::verify::{self, Verdict};
 use crate::view::scene::{MapOrigin, Scene};
 use crate::view::{self, Viewable};
@@ -43,6 +48,10 @@ pub enum Command {
     /// Work with replay files (sim_<g>.json).
     #[command(subcommand)]
     Replay(ReplayCommand),
+    /// Play many two-player games between bots, every seed in both seats,
+    /// and report score, Elo, LOS, game pairs, SPRT and ratings.
+    #[command(after_help = tournament_help())]
+    Tournament(TournamentArgs),
     /// Print a generated map: a picture of the board, or JSON.
     Map(MapArgs),
     /// Write one self-contained HTML page that plays replay files in a browser.
@@ -100,6 +109,72 @@ pub struct PlayArgs {
     #[arg(short = 'j', long = "jobs", value_name = "JOBS", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: u64,
+    /// Board, rules and time limits.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Also play each round with the seats reversed: game 2r with the bots as
+    /// given, game 2r+1 reversed, both with seed SEED+r.
+    #[arg(long)]
+    pub swap: bool,
+    /// Draw each game in the terminal as it runs (one game at a time: -j 1).
+    #[arg(long)]
+    pub watch: bool,
+}
+
+/// Arguments of `lightcycles tournament`.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// The bots, 2 or more: two play a match; more play a round robin
+    /// (every pair), or a gauntlet with --gauntlet.
+    #[arg(value_name = "BOT", num_args = 2.., required = true)]
+    pub bots: Vec<String>,
+    /// Games per pairing, an even number: every seed is played twice, once
+    /// in each seat arrangement (a game pair). Default 100, or 20000 with
+    /// --sprt, which usually stops far sooner.
+    #[arg(short = 'g', long = "games", value_name = "GAMES")]
+    pub games: Option<u64>,
+    /// The seed of round 0: round r is played with seed SEED+r.
+    #[arg(short = 's', long = "seed", value_name = "SEED", default_value_t = 0)]
+    pub seed: u64,
+    /// Games played at once (default: the number of cores); each game is
+    /// timed by its own clock, so too many jobs show up as timeouts.
+    #[arg(short = 'j', long = "jobs", value_name = "JOBS",
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub jobs: Option<u64>,
+    /// Write the replay of game k to DIR/sim_<k>.json (DIR is created if needed).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// Append one JSON line per finished game to FILE (after a header line),
+    /// flushed as each game finishes. The file must be new unless --resume.
+    #[arg(long = "results", value_name = "FILE.jsonl")]
+    pub results: Option<PathBuf>,
+    /// Continue the tournament of the --results file: its games are counted,
+    /// not played again; its header must match these arguments.
+    #[arg(long, requires = "results")]
+    pub resume: bool,
+    /// Run a sequential probability ratio test of H0 elo = ELO0 against
+    /// H1 elo = ELO1 (logistic Elo of the first bot, on game pairs), with
+    /// error rates ALPHA and BETA; stop when a bound is crossed. Two bots only.
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", allow_hyphen_values = true)]
+    pub sprt: Option<String>,
+    /// The first bot plays each of the others; they do not play each other.
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Also write the final report as JSON to FILE.
+    #[arg(long = "report", value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Without a terminal on stderr, log the standings every N games (0: never).
+    #[arg(long = "log-every", value_name = "N", default_value_t = 100)]
+    pub log_every: u64,
+    /// Board, rules and time limits.
+    #[command(flatten)]
+    pub board: BoardArgs,
+}
+
+/// The board, rules and time limits of every game: flags shared by `play`
+/// and `tournament`.
+#[derive(Clone, Debug, Args)]
+pub struct BoardArgs {
     /// Board width, 8 to 255 (16 or more for 3 bots or more).
     #[arg(long, value_name = "W", default_value_t = 48, conflicts_with = "map")]
     pub width: u32,
@@ -127,13 +202,70 @@ pub struct PlayArgs {
     #[arg(long = "time-ms", value_name = "MS", default_value_t = 50,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub time_ms: u64,
-    /// Also play each round with the seats reversed: game 2r with the bots as
-    /// given, game 2r+1 reversed, both with seed SEED+r.
-    #[arg(long)]
-    pub swap: bool,
-    /// Draw each game in the terminal as it runs (one game at a time: -j 1).
-    #[arg(long)]
-    pub watch: bool,
+}
+
+impl BoardArgs {
+    /// The time limits per answer.
+    pub fn limits(&self) -> Limits {
+        Limits { first: Duration::from_millis(self.time_first_ms), rest: Duration::from_millis(self.time_ms) }
+    }
+
+    /// These flags as `lightcycles play` takes them, leaving out those at
+    /// their defaults: what a command that plays one game again needs.
+    pub fn to_flags(&self) -> Vec<String> {
+        let mut flags = Vec::new();
+        let mut push = |flag: &str, value: String, default: &str| {
+            if value != default {
+                flags.push(flag.to_string());
+                flags.push(value);
+            }
+        };
+        if self.map.is_none() {
+            push("--width", self.width.to_string(), "48");
+            push("--height", self.height.to_string(), "36");
+            push("--rock-density", self.rock_density.to_string(), "4");
+        }
+        push("--max-ticks", self.max_ticks.to_string(), "2000");
+        let policy = match self.fault_policy {
+            PolicyArg::Straight => "straight",
+            PolicyArg::Eliminate => "eliminate",
+        };
+        push("--fault-policy", policy.to_string(), "straight");
+        if let Some(map) = &self.map {
+            push("--map", map.display().to_string(), "");
+        }
+        push("--time-first-ms", self.time_first_ms.to_string(), "1000");
+        push("--time-ms", self.time_ms.to_string(), "50");
+        flags
+    }
+
+    /// The configuration of a game of `players` bots, and the map file when
+    /// one is given.
+    fn config(&self, players: u32) -> Result<(Config, Option<MapFile>), Failure> {
+        let policy = FaultPolicy::from(self.fault_policy);
+        let map_file = self.map.as_deref().map(load_map).transpose()?;
+        let config = match &map_file {
+            Some(file) => {
+                if players != 2 {
+                    return Err(bad_input(format!(
+                        "--map {}: a 2010 map has starts for 2 bots, but {players} bots were given",
+                        self.map.as_deref().unwrap_or(Path::new("")).display()
+                    )));
+                }
+                file.config(self.max_ticks, policy)
+            }
+            None => Config {
+                width: self.width,
+                height: self.height,
+                players,
+                max_ticks: self.max_ticks,
+                rock_density: self.rock_density,
+                fault_policy: policy,
+            },
+        };
+        config.validate().map_err(|e| bad_input(config_message(&e, PlayersFrom::Bots)))?;
+        Ok((config, map_file))
+    }
 }
 
 /// Arguments of `lightcycles replay show`.
@@ -207,6 +339,18 @@ pub fn bots_help() -> String {
     s
 }
 
+/// The tournament's schedule and statistics, for `tournament --help`.
+pub fn tournament_help() -> String {
+    "Games: with P pairings and -g G, game k (from 0) is round k/(2P) with seed SEED+round, \
+     pairing (k/2) mod P, the pairing's first bot in seat 0 when k is even and in seat 1 when k is \
+     odd. Games 2j and 2j+1 are a game pair.\n\n\
+     Statistics (first bot's side): score (W+D/2)/N; Elo -400*log10(1/score-1) with a 95% interval; \
+     LOS; pentanomial counts of game pairs (LL, LD, DD/WL, WD, WW) and their Elo; --sprt on the pairs \
+     (logistic Elo). Three or more bots are also ranked by a Weng-Lin rating.\n\n\
+     Example: lightcycles tournament builtin:floodfill builtin:random --sprt 0,10,0.05,0.05 --results ff.jsonl"
+        .to_string()
+}
+
 /// A command that did not succeed: its exit code and what to tell the user.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Failure {
@@ -247,6 +391,7 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Play(args) => play(&args, out),
         Command::Replay(ReplayCommand::Verify(args)) => verify_files(&args.files, out),
         Command::Replay(ReplayCommand::Show(args)) => show_replay(&args, out),
+        Command::Tournament(args) => tournament(&args, out),
         Command::Map(args) => map(&args, out),
         Command::View(args) => view_page(&args, out),
     }
@@ -305,28 +450,7 @@ pub fn entrants(args: &[String]) -> Result<Vec<Entrant>, SpecError> {
 fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let entrants = entrants(&args.bots).map_err(|e| bad_input(e.to_string()))?;
     let players = entrants.len() as u32;
-    let policy = FaultPolicy::from(args.fault_policy);
-    let map_file = args.map.as_deref().map(load_map).transpose()?;
-    let config = match &map_file {
-        Some(file) => {
-            if players != 2 {
-                return Err(bad_input(format!(
-                    "--map {}: a 2010 map has starts for 2 bots, but {players} bots were given",
-                    args.map.as_deref().unwrap_or(Path::new("")).display()
-                )));
-            }
-            file.config(args.max_ticks, policy)
-        }
-        None => Config {
-            width: args.width,
-            height: args.height,
-            players,
-            max_ticks: args.max_ticks,
-            rock_density: args.rock_density,
-            fault_policy: policy,
-        },
-    };
-    config.validate().map_err(|e| bad_input(config_message(&e, PlayersFrom::Bots)))?;
+    let (config, map_file) = args.board.config(players)?;
     if let Some(dir) = &args.output {
         std::fs::create_dir_all(dir)
             .map_err(|e| bad_input(format!("-o {}: cannot create the directory: {e}", dir.display())))?;
@@ -338,7 +462,7 @@ fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
         base_seed: args.seed,
         swap: args.swap,
         jobs: args.jobs as usize,
-        limits: Limits { first: Duration::from_millis(args.time_first_ms), rest: Duration::from_millis(args.time_ms) },
+        limits: args.board.limits(),
         out_dir: args.output.clone(),
     };
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
@@ -357,6 +481,51 @@ fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     };
     result.map_err(|e| bad_input(e.to_string()))?;
     write_out(out, &report::final_results(&tally, &names)).map_err(stdout_failure)
+}
+
+fn tournament(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let entrants = entrants(&args.bots).map_err(|e| bad_input(e.to_string()))?;
+    let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| bad_input(e.to_string()))?;
+    if sprt.is_some() && entrants.len() != 2 {
+        return Err(bad_input(format!("--sprt compares two bots, but {} were given", entrants.len())));
+    }
+    let (config, map_file) = args.board.config(2)?;
+    let mode = if args.gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
+    let games = args.games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 });
+    let schedule = Schedule::new(entrants.len(), mode, games, args.seed).map_err(|e| bad_input(e.to_string()))?;
+    if let Some(dir) = &args.output {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| bad_input(format!("-o {}: cannot create the directory: {e}", dir.display())))?;
+    }
+    let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
+    let progress = if std::io::stderr().is_terminal() { ProgressMode::Bar } else { ProgressMode::Log(args.log_every) };
+    let t = Tournament {
+        entrants,
+        specs: args.bots.clone(),
+        mode,
+        schedule,
+        options: RunOptions {
+            config,
+            map_file,
+            rounds: 0,
+            base_seed: args.seed,
+            swap: false,
+            jobs,
+            limits: args.board.limits(),
+            out_dir: args.output.clone(),
+        },
+        sprt,
+        results: args.results.clone(),
+        resume: args.resume,
+        replay_flags: args.board.to_flags(),
+        progress,
+    };
+    let report = tournament::run::<DefaultEngine>(&t).map_err(|e| bad_input(e.to_string()))?;
+    if let Some(path) = &args.report {
+        std::fs::write(path, report.to_json() + "\n")
+            .map_err(|e| bad_input(format!("--report {}: cannot write: {e}", path.display())))?;
+    }
+    write_out(out, &report.to_table()).map_err(stdout_failure)
 }
 
 fn verify_files(files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {

@@ -11,6 +11,7 @@
 //! - [`run`]: many games: seeds, seats, parallel jobs, replay files.
 //! - [`report`]: per-game lines and the FINAL_RESULTS block.
 //! - [`stats`]: score, Elo and its interval, LOS, pentanomial, SPRT.
+//! - [`tournament`]: paired seeds, parallel games, results file, resume, report.
 //! - [`verify`]: checking replay files.
 //! - [`map_view`]: maps as pictures and JSON.
 //! - [`view`]: watching games: the replay page, and the board in a terminal.
@@ -26,5 +27,6 @@ pub mod report;
 pub mod run;
 pub mod spec;
 pub mod stats;
+pub mod tournament;
 pub mod verify;
 pub mod view;

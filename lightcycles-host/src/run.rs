@@ -166,7 +166,29 @@ pub fn play_game_watched<E: Engine>(
     game: u64,
     watch: &mut Watch<'_, E>,
 ) -> Result<(GameSummary, Replay), RunError> {
-    let plan = options.plan(game, entrants.len());
+    play_plan_watched::<E>(entrants, options, options.plan(game, entrants.len()), watch)
+}
+
+/// Plays one game whose seed and seats are already chosen, on engine `E`:
+/// `plan.seats` index `entrants`, so a tournament can seat two bots of
+/// many. `options` gives the configuration (one player per seat), map
+/// file, limits and replay directory; its rounds, swap and jobs are unused.
+pub fn play_plan<E: Engine>(
+    entrants: &[Entrant],
+    options: &RunOptions,
+    plan: GamePlan,
+) -> Result<(GameSummary, Replay), RunError> {
+    play_plan_watched::<E>(entrants, options, plan, &mut |_, _, _, _| {})
+}
+
+/// [`play_plan`], showing `watch` every tick.
+pub fn play_plan_watched<E: Engine>(
+    entrants: &[Entrant],
+    options: &RunOptions,
+    plan: GamePlan,
+    watch: &mut Watch<'_, E>,
+) -> Result<(GameSummary, Replay), RunError> {
+    let game = plan.game;
     let players = plan.seats.len();
     let bots: Vec<Box<dyn Bot>> = plan
         .seats

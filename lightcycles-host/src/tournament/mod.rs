@@ -1,0 +1,256 @@
+//! Tournaments: many two-player games between two or more bots, every seed
+//! in both seats, in parallel, with statistics a bot author can trust and a
+//! results file that survives being killed.
+//!
+//! - [`schedule`]: which games, in a stable order (pairings, seeds, seats).
+//! - [`results`]: the results file, one JSON line per game, and resuming it.
+//! - [`standings`]: counting games in index order: statistics, ratings, SPRT.
+//! - [`progress`]: the live bar or log on stderr.
+//! - [`report`]: the final table and JSON.
+//!
+//! [`run`] ties them together: workers take the next game index not yet
+//! played, play it, and send it back; the calling thread appends its line
+//! to the results file, counts it, shows progress, and stops starting games
+//! once an SPRT has decided (games in flight finish and are recorded).
+
+pub mod progress;
+pub mod report;
+pub mod results;
+pub mod schedule;
+pub mod standings;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+
+use lightcycles_core::Engine;
+
+use self::progress::{Progress, ProgressMode};
+use self::report::Report;
+use self::results::{Faults, GameLine, Header, HeaderBot, ResultsError, ResultsFile};
+use self::schedule::{PairingMode, Schedule, ScheduledGame};
+use self::standings::Standings;
+use crate::report::game_line as game_text;
+use crate::run::{self, Entrant, GameSummary, RunError, RunOptions};
+use crate::stats::Sprt;
+
+/// Everything a tournament needs.
+#[derive(Clone)]
+pub struct Tournament {
+    /// The bots, in the order given.
+    pub entrants: Vec<Entrant>,
+    /// Their specs as given (`NAME=` included when it was), for the header
+    /// and for replay commands.
+    pub specs: Vec<String>,
+    /// Who plays whom.
+    pub mode: PairingMode,
+    /// The games.
+    pub schedule: Schedule,
+    /// Configuration (two players), map file, time limits, replay
+    /// directory and jobs; rounds and swap are unused.
+    pub options: RunOptions,
+    /// The SPRT to run on pairing 0 (two bots only).
+    pub sprt: Option<Sprt>,
+    /// The results file, if any.
+    pub results: Option<PathBuf>,
+    /// Continue the results file instead of starting it.
+    pub resume: bool,
+    /// Flags that `lightcycles play` needs to play one of these games again
+    /// (board, map, time limits), in command-line form.
+    pub replay_flags: Vec<String>,
+    /// How progress is shown.
+    pub progress: ProgressMode,
+}
+
+/// Why a tournament stopped before its report.
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    /// The results file could not be used.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    /// A game could not be played or its replay written.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+impl Tournament {
+    /// The header line of this tournament's results file.
+    pub fn header(&self) -> Header {
+        Header {
+            format: results::FORMAT.to_string(),
+            bots: self
+                .entrants
+                .iter()
+                .zip(&self.specs)
+                .map(|(e, spec)| HeaderBot { name: e.name.clone(), spec: spec.clone() })
+                .collect(),
+            pairing: self.mode,
+            seed: self.schedule.base_seed(),
+            config: (&self.options.config).into(),
+            map: self.options.map_file.as_ref().map(|m| m.text.clone()),
+            time_first_ms: self.options.limits.first.as_millis() as u64,
+            time_ms: self.options.limits.rest.as_millis() as u64,
+        }
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.entrants.iter().map(|e| e.name.clone()).collect()
+    }
+
+    /// The command that plays game `game` again: `lightcycles play` with
+    /// the bots in its seats (named as here), one round of its seed, and
+    /// the flags of this tournament.
+    pub fn replay_command(&self, game: &ScheduledGame) -> String {
+        let mut words: Vec<String> = vec!["lightcycles".into(), "play".into()];
+        for &bot in &game.seats {
+            let name = &self.entrants[bot].name;
+            let spec = &self.specs[bot];
+            let form = match spec.split_once('=') {
+                Some((given, form)) if crate::spec::is_valid_name(given) => form,
+                _ => spec.as_str(),
+            };
+            words.push(format!("{name}={form}"));
+        }
+        words.extend(["-r".to_string(), "1".to_string(), "-s".to_string(), game.seed.to_string()]);
+        words.extend(self.replay_flags.iter().cloned());
+        words
+            .iter()
+            .map(|w| shlex::try_quote(w).map_or_else(|_| w.clone(), |q| q.into_owned()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// A set of game indices, one bit each.
+struct GameSet(Vec<u64>);
+
+impl GameSet {
+    fn new(games: u64) -> GameSet {
+        GameSet(vec![0; games.div_ceil(64) as usize])
+    }
+    fn contains(&self, game: u64) -> bool {
+        self.0[(game / 64) as usize] & (1 << (game % 64)) != 0
+    }
+    fn insert(&mut self, game: u64) {
+        self.0[(game / 64) as usize] |= 1 << (game % 64);
+    }
+}
+
+/// Plays the tournament on engine `E` and returns its report. With
+/// `resume`, the games already in the results file are counted and not
+/// played again.
+pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
+    let total = t.schedule.total_games();
+    let names = t.names();
+    let mut standings = Standings::new(&t.schedule, t.entrants.len(), t.sprt);
+    let mut done = GameSet::new(total);
+    let mut done_count = 0u64;
+    let mut beyond = 0u64;
+    let mut file = match &t.results {
+        Some(path) if t.resume => Some(ResultsFile::resume(path, &t.header(), |line: GameLine| {
+            if line.game >= total {
+                // Played under a larger -g: kept in the file, not counted here.
+                beyond += 1;
+                return Ok(());
+            }
+            let scheduled = t.schedule.game(line.game);
+            if line.seats != scheduled.seats || line.seed != scheduled.seed {
+                return Err(format!(
+                    "game {} has seed {} and seats {:?}, the schedule says seed {} and seats {:?}",
+                    line.game, line.seed, line.seats, scheduled.seed, scheduled.seats
+                ));
+            }
+            if done.contains(line.game) {
+                return Err(format!("game {} is in the file twice", line.game));
+            }
+            done.insert(line.game);
+            done_count += 1;
+            standings.add(line.result());
+            Ok(())
+        })?),
+        Some(path) => Some(ResultsFile::create(path, &t.header())?),
+        None => None,
+    };
+    let progress = Progress::new(t.progress, total, done_count);
+    if done_count > 0 || beyond > 0 {
+        let mut note = format!("resuming: {done_count} of {total} games are done");
+        if beyond > 0 {
+            note.push_str(&format!(", and {beyond} more in the file lie beyond -g and are left out"));
+        }
+        progress.println(&note);
+    }
+    progress.update(done_count, &standings, &names);
+
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(standings.decided());
+    let (tx, rx) = mpsc::channel::<(ScheduledGame, Result<GameSummary, RunError>)>();
+    let mut failure: Option<TournamentError> = None;
+    std::thread::scope(|scope| {
+        for _ in 0..t.options.jobs.max(1) {
+            let tx = tx.clone();
+            let (next, stop, done) = (&next, &stop, &done);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let game = next.fetch_add(1, Ordering::Relaxed);
+                if game >= total {
+                    break;
+                }
+                if done.contains(game) {
+                    continue;
+                }
+                let scheduled = t.schedule.game(game);
+                let result = run::play_plan::<E>(&t.entrants, &t.options, scheduled.plan()).map(|(s, _replay)| s);
+                if tx.send((scheduled, result)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for (scheduled, result) in rx {
+            let summary = match result {
+                Ok(summary) => summary,
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(e.into());
+                    continue;
+                }
+            };
+            let faults = [Faults::from(summary.faults[0]), Faults::from(summary.faults[1])];
+            let faulty = faults.iter().any(|f| f.total() > 0);
+            let command = faulty.then(|| t.replay_command(&scheduled));
+            let line = results::game_line(
+                &scheduled,
+                [summary.names[0].clone(), summary.names[1].clone()],
+                summary.outcome.winner,
+                summary.outcome.ticks,
+                faults,
+                summary.replay_path.as_deref(),
+                command.clone(),
+            );
+            if let Some(file) = &mut file {
+                if let Err(e) = file.append(&line) {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(e.into());
+                    continue;
+                }
+            }
+            if let Some(command) = command {
+                progress.println(&format!("{}\n  replay: {command}", game_text(&summary, t.options.config.max_ticks)));
+            }
+            standings.add(line.result());
+            done_count += 1;
+            progress.update(done_count, &standings, &names);
+            if standings.decided() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    progress.finish();
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    standings.finish();
+    Ok(Report::new(&t.schedule, t.mode, &standings, &names, &t.specs))
+}

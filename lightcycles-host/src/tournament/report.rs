@@ -1,0 +1,370 @@
+//! The final report of a tournament, built once from the standings and
+//! shown two ways: a table on stdout and JSON (`--report FILE.json`). It
+//! holds no clock readings, so a run killed and resumed reports exactly
+//! what one run straight through does.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::results::Faults;
+use super::schedule::{PairingMode, Schedule};
+use super::standings::{Rating, SprtDecision, Standings};
+use crate::stats::{signed, EloEstimate, Pentanomial, Trinomial};
+
+/// The `format` of the JSON report.
+pub const FORMAT: &str = "lightcycles-tournament-report/1";
+
+/// The report of a tournament.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Always [`FORMAT`].
+    pub format: &'static str,
+    /// Who played whom.
+    pub pairing: PairingMode,
+    /// The seed of round 0.
+    pub seed: u64,
+    /// Games per pairing asked for (`-g`).
+    pub games_per_pairing: u64,
+    /// Games in the schedule.
+    pub games_scheduled: u64,
+    /// Games finished and counted.
+    pub games_played: u64,
+    /// Each bot, in the order given.
+    pub bots: Vec<BotRow>,
+    /// Each pairing, in schedule order, from its first bot's side.
+    pub pairings: Vec<PairingRow>,
+    /// The SPRT, when one ran.
+    pub sprt: Option<SprtRow>,
+}
+
+/// One bot's line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BotRow {
+    /// Its display name.
+    pub name: String,
+    /// Its spec.
+    pub spec: String,
+    /// Its games, from its side.
+    #[serde(flatten)]
+    pub games: Trinomial,
+    /// Its score, `(W + D/2) / N`.
+    pub score: Option<f64>,
+    /// Its faults over all its games.
+    pub faults: Faults,
+    /// Its Weng-Lin rating (fed game by game in index order).
+    pub rating: Rating,
+}
+
+/// One pairing's line, from its first bot's side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairingRow {
+    /// Its two bots.
+    pub bots: [String; 2],
+    /// Its games.
+    #[serde(flatten)]
+    pub games: Trinomial,
+    /// The first bot's score.
+    pub score: Option<f64>,
+    /// The share of draws.
+    pub draw_ratio: Option<f64>,
+    /// The Elo difference with its 95 % interval, trinomial.
+    pub elo: Option<EloEstimate>,
+    /// The likelihood of superiority of the first bot.
+    pub los: Option<f64>,
+    /// Its complete game pairs, by the first bot's points: LL, LD, DD+WL, WD, WW.
+    pub pentanomial: [u64; 5],
+    /// The Elo difference with its 95 % interval, from the pairs.
+    pub pentanomial_elo: Option<EloEstimate>,
+}
+
+/// The SPRT's parameters and where it stands.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtRow {
+    /// Elo of H0.
+    pub elo0: f64,
+    /// Elo of H1.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+    /// `ln(β/(1-α))`.
+    pub lower_bound: f64,
+    /// `ln((1-β)/α)`.
+    pub upper_bound: f64,
+    /// The model.
+    pub model: &'static str,
+    /// The LLR over every pair counted (games in flight when the test
+    /// stopped included).
+    pub llr: f64,
+    /// Where it crossed a bound, if it did.
+    pub decision: Option<SprtDecision>,
+}
+
+impl Report {
+    /// The report of `standings` for bots `names` (specs `specs`).
+    pub fn new(
+        schedule: &Schedule,
+        mode: PairingMode,
+        standings: &Standings,
+        names: &[String],
+        specs: &[String],
+    ) -> Report {
+        let bots = standings
+            .bots()
+            .iter()
+            .enumerate()
+            .map(|(i, b)| BotRow {
+                name: names[i].clone(),
+                spec: specs[i].clone(),
+                games: b.games,
+                score: b.games.score(),
+                faults: b.faults,
+                rating: b.rating,
+            })
+            .collect();
+        let pairings = standings
+            .pairings()
+            .iter()
+            .map(|p| PairingRow {
+                bots: [names[p.bots.0].clone(), names[p.bots.1].clone()],
+                games: p.games,
+                score: p.games.score(),
+                draw_ratio: p.games.draw_ratio(),
+                elo: p.games.elo(),
+                los: p.games.los(),
+                pentanomial: p.pairs.counts,
+                pentanomial_elo: p.pairs.elo(),
+            })
+            .collect();
+        let sprt = standings.sprt().map(|s| SprtRow {
+            elo0: s.sprt.elo0,
+            elo1: s.sprt.elo1,
+            alpha: s.sprt.alpha,
+            beta: s.sprt.beta,
+            lower_bound: s.sprt.lower_bound(),
+            upper_bound: s.sprt.upper_bound(),
+            model: "pentanomial, logistic Elo, GSPRT approximation",
+            llr: standings.llr().unwrap_or(0.0),
+            decision: s.decision,
+        });
+        Report {
+            format: FORMAT,
+            pairing: mode,
+            seed: schedule.base_seed(),
+            games_per_pairing: schedule.games_per_pairing(),
+            games_scheduled: schedule.total_games(),
+            games_played: standings.counted(),
+            bots,
+            pairings,
+            sprt,
+        }
+    }
+
+    /// The report as JSON, one object.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report serializes")
+    }
+
+    /// The report as a table, for stdout.
+    pub fn to_table(&self) -> String {
+        let mut out = String::new();
+        let rated = self.bots.len() > 2;
+        let _ = writeln!(
+            out,
+            "Tournament of {} bots ({}), {} of {} games played, seeds from {}",
+            self.bots.len(),
+            match self.pairing {
+                PairingMode::RoundRobin => "round robin",
+                PairingMode::Gauntlet => "gauntlet",
+            },
+            self.games_played,
+            self.games_scheduled,
+            self.seed
+        );
+        out.push('\n');
+        let width = self.bots.iter().map(|b| b.name.chars().count()).max().unwrap_or(3).max(3);
+        let mut order: Vec<usize> = (0..self.bots.len()).collect();
+        if rated {
+            order.sort_by(|&a, &b| {
+                let (ra, rb) = (self.bots[a].rating.mu, self.bots[b].rating.mu);
+                rb.total_cmp(&ra).then(a.cmp(&b))
+            });
+        }
+        let _ = write!(
+            out,
+            "{:>4}  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
+            "rank", "bot", "games", "wins", "draws", "losses", "score", "invalid", "timeout", "crash"
+        );
+        out.push_str(if rated { "  rating (mu ± sigma)\n" } else { "\n" });
+        for (rank, &i) in order.iter().enumerate() {
+            let b = &self.bots[i];
+            let _ = write!(
+                out,
+                "{:>4}  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
+                rank + 1,
+                b.name,
+                b.games.games(),
+                b.games.wins,
+                b.games.draws,
+                b.games.losses,
+                percent(b.score),
+                b.faults.invalid,
+                b.faults.timeout,
+                b.faults.crash
+            );
+            if rated {
+                let _ = write!(out, "  {:.2} ± {:.2}", b.rating.mu, b.rating.sigma);
+            }
+            out.push('\n');
+        }
+        for p in &self.pairings {
+            out.push('\n');
+            let _ = writeln!(
+                out,
+                "{} vs {}: {} games, {} wins, {} draws, {} losses, score {}, draws {}",
+                p.bots[0],
+                p.bots[1],
+                p.games.games(),
+                p.games.wins,
+                p.games.draws,
+                p.games.losses,
+                percent(p.score),
+                percent(p.draw_ratio)
+            );
+            let _ = writeln!(out, "  Elo {} (95%: {}), LOS {}", elo_text(p.elo), interval_text(p.elo), percent(p.los));
+            let [ll, ld, dd, wd, ww] = p.pentanomial;
+            let pairs = Pentanomial { counts: p.pentanomial }.pairs();
+            let _ = writeln!(
+                out,
+                "  {pairs} game pairs: LL {ll}, LD {ld}, DD/WL {dd}, WD {wd}, WW {ww}; Elo {} (95%: {})",
+                elo_text(p.pentanomial_elo),
+                interval_text(p.pentanomial_elo)
+            );
+        }
+        if let Some(s) = &self.sprt {
+            out.push('\n');
+            let _ = write!(
+                out,
+                "SPRT elo0 {}, elo1 {}, alpha {}, beta {} ({}): ",
+                s.elo0, s.elo1, s.alpha, s.beta, s.model
+            );
+            match s.decision {
+                Some(d) => {
+                    let _ = writeln!(
+                        out,
+                        "{} accepted after {} game pairs, LLR {:.2} (bounds {:.2}, {:.2})",
+                        match d.accepted {
+                            crate::stats::Hypothesis::H0 => "H0",
+                            crate::stats::Hypothesis::H1 => "H1",
+                        },
+                        d.pairs,
+                        d.llr,
+                        s.lower_bound,
+                        s.upper_bound
+                    );
+                    if (s.llr - d.llr).abs() > 0.0 {
+                        let _ = writeln!(out, "  LLR {:.2} with the games that were in flight when it stopped", s.llr);
+                    }
+                }
+                None => {
+                    let _ = writeln!(
+                        out,
+                        "no decision, LLR {:.2} (bounds {:.2}, {:.2})",
+                        s.llr, s.lower_bound, s.upper_bound
+                    );
+                }
+            }
+        }
+        out
+    }
+}
+
+fn percent(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |x| format!("{:.1}%", 100.0 * x))
+}
+
+fn elo_text(elo: Option<EloEstimate>) -> String {
+    elo.map_or_else(|| "-".to_string(), |e| e.to_string())
+}
+
+fn interval_text(elo: Option<EloEstimate>) -> String {
+    elo.map_or_else(|| "-".to_string(), |e| format!("{} to {}", signed(e.lower), signed(e.upper)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::results::GameResult;
+
+    #[test]
+    fn a_two_bot_report_as_table_and_json() {
+        let schedule = Schedule::new(2, PairingMode::RoundRobin, 4, 7).unwrap();
+        let mut st = Standings::new(&schedule, 2, Some("0,5,0.05,0.05".parse().unwrap()));
+        // Bot 0 wins games 0, 1, 2; game 3 is a draw.
+        for (k, winner_bot) in [(0u64, Some(0usize)), (1, Some(0)), (2, Some(0)), (3, None)] {
+            let seats = schedule.game(k).seats;
+            let winner = winner_bot.map(|b| seats.iter().position(|&s| s == b).unwrap());
+            // The random bot times out twice a game, whichever seat it rides in.
+            let mut faults = [Faults::default(); 2];
+            faults[seats.iter().position(|&s| s == 1).unwrap()].timeout = 2;
+            st.add(GameResult { game: k, seats, winner, faults });
+        }
+        let names = ["ff".to_string(), "rnd".to_string()];
+        let specs = ["builtin:floodfill".to_string(), "rnd=builtin:random".to_string()];
+        let report = Report::new(&schedule, PairingMode::RoundRobin, &st, &names, &specs);
+        let table = report.to_table();
+        assert!(
+            table.starts_with("Tournament of 2 bots (round robin), 4 of 4 games played, seeds from 7\n"),
+            "{table}"
+        );
+        assert!(
+            table.contains("rank  bot    games     wins    draws   losses    score  invalid  timeout    crash\n"),
+            "{table}"
+        );
+        assert!(
+            table.contains("   1  ff         4        3        1        0    87.5%        0        0        0\n"),
+            "{table}"
+        );
+        assert!(
+            table.contains("   2  rnd        4        0        1        3    12.5%        0        8        0\n"),
+            "{table}"
+        );
+        assert!(table.contains("ff vs rnd: 4 games, 3 wins, 1 draws, 0 losses, score 87.5%, draws 25.0%\n"), "{table}");
+        assert!(table.contains("  2 game pairs: LL 0, LD 0, DD/WL 0, WD 1, WW 1; Elo"), "{table}");
+        assert!(table.contains("SPRT elo0 0, elo1 5, alpha 0.05, beta 0.05 (pentanomial"), "{table}");
+        assert!(table.contains("no decision, LLR"), "{table}");
+        assert!(!table.contains("rating"), "two bots need no ratings table: {table}");
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["format"], FORMAT);
+        assert_eq!(json["games_played"], 4);
+        assert_eq!(json["bots"][1]["timeout"], serde_json::Value::Null, "faults are nested");
+        assert_eq!(json["bots"][1]["faults"]["timeout"], 8);
+        assert_eq!(json["pairings"][0]["wins"], 3);
+        assert_eq!(json["pairings"][0]["pentanomial"], serde_json::json!([0, 0, 0, 1, 1]));
+        assert!(json["pairings"][0]["elo"]["elo"].as_f64().unwrap() > 0.0);
+        assert_eq!(json["sprt"]["decision"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn three_bots_are_ranked_by_rating() {
+        let schedule = Schedule::new(3, PairingMode::RoundRobin, 2, 0).unwrap();
+        let mut st = Standings::new(&schedule, 3, None);
+        // Bot 2 wins everything, bot 1 beats bot 0.
+        for k in 0..schedule.total_games() {
+            let seats = schedule.game(k).seats;
+            let best = *seats.iter().max().unwrap();
+            let winner = seats.iter().position(|&s| s == best);
+            st.add(GameResult { game: k, seats, winner, faults: [Faults::default(); 2] });
+        }
+        let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let report = Report::new(&schedule, PairingMode::RoundRobin, &st, &names, &names);
+        let table = report.to_table();
+        let ranks: Vec<&str> =
+            table.lines().filter(|l| l.starts_with("   ")).map(|l| l.split_whitespace().nth(1).unwrap()).collect();
+        assert_eq!(ranks, ["c", "b", "a"], "{table}");
+        assert!(table.contains("rating (mu ± sigma)"), "{table}");
+        assert_eq!(table.matches(" vs ").count(), 3);
+    }
+}
