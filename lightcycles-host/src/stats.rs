@@ -516,6 +516,46 @@ mod tests {
         assert_eq!(sprt.verdict(-3.0), Some(Hypothesis::H0));
     }
 
+    /// Runs an SPRT on pairs drawn from `p` (probabilities of LL … WW,
+    /// in thousandths) until it decides or `cap` pairs are played.
+    fn simulate(sprt: &Sprt, p: [u64; 5], cap: u64, rng: &mut lightcycles_core::SplitMix64) -> Option<Hypothesis> {
+        let mut pairs = Pentanomial::default();
+        for _ in 0..cap {
+            let mut draw = rng.below(1000);
+            let k = p
+                .iter()
+                .position(|&pk| {
+                    if draw < pk {
+                        true
+                    } else {
+                        draw -= pk;
+                        false
+                    }
+                })
+                .unwrap();
+            pairs.counts[k] += 1;
+            if let Some(h) = sprt.verdict(sprt.llr(&pairs)) {
+                return Some(h);
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn the_sprt_keeps_its_error_rates_on_simulated_pairs() {
+        let sprt: Sprt = "0,10,0.05,0.05".parse().unwrap();
+        let mut rng = lightcycles_core::SplitMix64::new(2024);
+        // Equal bots (mean score 0.5): H1 is a false positive, wanted in 5% of runs.
+        let equal = [50, 200, 500, 200, 50];
+        let false_positives =
+            (0..400).filter(|_| simulate(&sprt, equal, 5000, &mut rng) == Some(Hypothesis::H1)).count();
+        assert!(false_positives <= 32, "{false_positives} of 400 runs accepted H1 between equals");
+        // A bot 10 Elo stronger (mean score 0.515): H0 is a miss, wanted in 5% of runs.
+        let stronger = [40, 190, 500, 210, 60];
+        let found = (0..400).filter(|_| simulate(&sprt, stronger, 5000, &mut rng) == Some(Hypothesis::H1)).count();
+        assert!(found >= 360, "only {found} of 400 runs accepted H1 for a stronger bot");
+    }
+
     #[test]
     fn bad_sprt_values_say_what_is_wrong() {
         let err = |s: &str| s.parse::<Sprt>().unwrap_err().problem;

@@ -113,11 +113,19 @@ impl Tournament {
         }
         words.extend(["-r".to_string(), "1".to_string(), "-s".to_string(), game.seed.to_string()]);
         words.extend(self.replay_flags.iter().cloned());
-        words
-            .iter()
-            .map(|w| shlex::try_quote(w).map_or_else(|_| w.clone(), |q| q.into_owned()))
-            .collect::<Vec<_>>()
-            .join(" ")
+        words.iter().map(|w| shell_quote(w)).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// A word as a POSIX shell reads it back: as it is when it holds only
+/// characters no shell treats specially, else in single quotes (a quote
+/// inside written `'\''`).
+fn shell_quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-.,:/=@%+".contains(c);
+    if !word.is_empty() && word.chars().all(plain) && !word.starts_with('=') {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 
@@ -253,4 +261,20 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
     }
     standings.finish();
     Ok(Report::new(&t.schedule, t.mode, &standings, &names, &t.specs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_quoted_only_when_a_shell_would_change_them() {
+        assert_eq!(shell_quote("f=builtin:fuzz"), "f=builtin:fuzz");
+        assert_eq!(shell_quote("--map=maps/a-1.txt"), "--map=maps/a-1.txt");
+        assert_eq!(shell_quote("b=cmd:./bot --depth 3"), "'b=cmd:./bot --depth 3'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(shell_quote("=x"), "'=x'");
+        assert_eq!(shell_quote("a$b"), "'a$b'");
+    }
 }
