@@ -19,6 +19,7 @@ pub mod results;
 pub mod schedule;
 pub mod standings;
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -129,18 +130,25 @@ fn shell_quote(word: &str) -> String {
     }
 }
 
-/// A set of game indices, one bit each.
-struct GameSet(Vec<u64>);
+/// The games already finished: every index below `below`, and the few
+/// above it in `rest` (games finish nearly in order), so it stays small
+/// however long the tournament and whatever `-g` says.
+#[derive(Debug, Default)]
+struct DoneGames {
+    below: u64,
+    rest: BTreeSet<u64>,
+}
 
-impl GameSet {
-    fn new(games: u64) -> GameSet {
-        GameSet(vec![0; games.div_ceil(64) as usize])
-    }
+impl DoneGames {
     fn contains(&self, game: u64) -> bool {
-        self.0[(game / 64) as usize] & (1 << (game % 64)) != 0
+        game < self.below || self.rest.contains(&game)
     }
+
     fn insert(&mut self, game: u64) {
-        self.0[(game / 64) as usize] |= 1 << (game % 64);
+        self.rest.insert(game);
+        while self.rest.remove(&self.below) {
+            self.below += 1;
+        }
     }
 }
 
@@ -151,7 +159,7 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
     let total = t.schedule.total_games();
     let names = t.names();
     let mut standings = Standings::new(&t.schedule, t.entrants.len(), t.sprt);
-    let mut done = GameSet::new(total);
+    let mut done = DoneGames::default();
     let mut done_count = 0u64;
     let mut beyond = 0u64;
     let mut file = match &t.results {
@@ -266,6 +274,20 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn done_games_keep_a_prefix_and_the_few_beyond_it() {
+        let mut done = DoneGames::default();
+        for g in [2, 0, 5, 1] {
+            done.insert(g);
+        }
+        assert_eq!((done.below, done.rest.iter().copied().collect::<Vec<_>>()), (3, vec![5]));
+        assert!(done.contains(0) && done.contains(2) && done.contains(5));
+        assert!(!done.contains(3) && !done.contains(4) && !done.contains(6));
+        done.insert(3);
+        done.insert(4);
+        assert_eq!((done.below, done.rest.len()), (6, 0));
+    }
 
     #[test]
     fn words_are_quoted_only_when_a_shell_would_change_them() {
