@@ -6,6 +6,8 @@
 //! every machine.
 //!
 //! - [`reference::Game`]: the readable reference engine.
+//! - [`fast::FastGame`]: the same rules on bitboards, for search; and
+//!   [`search`]: room, Voronoi split, separation and safe moves on it.
 //! - [`map`]: the seeded map generator and the 2010 map loader.
 //! - [`command`]: the one parser of answer lines, and fault recording.
 //! - [`outcome`]: winner, draw and placements.
@@ -32,9 +34,11 @@
 
 extern crate alloc;
 
+pub mod bitboard;
 pub mod command;
 pub mod config;
 pub mod engine;
+pub mod fast;
 pub mod geometry;
 pub mod map;
 #[cfg(feature = "serde")]
@@ -45,12 +49,14 @@ pub mod reference;
 #[cfg(feature = "serde")]
 pub mod replay;
 pub mod rng;
+pub mod search;
 #[cfg(feature = "serde")]
 mod serde_names;
 
 pub use command::{parse_move, Action, Answer, FaultKind};
 pub use config::{Config, ConfigError, FaultPolicy};
 pub use engine::{Engine, GameError, PlayerState, StepError};
+pub use fast::FastGame;
 pub use geometry::{CellValue, Dir, Pos, EMPTY, ROCK};
 pub use map::{Map, MapError, MapParseError, Start};
 pub use outcome::Outcome;

@@ -1,0 +1,453 @@
+//! The fast engine: the rules of the reference engine on bitboards, made for
+//! search (copy, step, evaluate, thousands of times per move).
+//!
+//! A [`FastGame`] is a small fixed part (configuration, tick, up to eight
+//! riders inline) and one buffer of words in the [`crate::bitboard`] layout:
+//!
+//! - the **solid** plane: one bit per cell that is not empty (rock, trail,
+//!   head); the only plane a step or a flood fill reads;
+//! - **owner planes**: the binary code of who holds a solid cell, `0` for a
+//!   rock and `i + 1` for player `i`, one plane per code bit (two planes for
+//!   2 or 3 players, three up to 7, four for 8). They exist so that
+//!   [`Engine::cell`] gives the exact value of RULES.md section 1.
+//!
+//! On the default 48 × 36 board with two players the buffer is 3 planes of
+//! 36 words, 864 bytes. Cloning is one allocation and one copy;
+//! [`FastGame::copy_from`] copies into an existing game without allocating.
+//! [`Engine::step`] never allocates: everything it needs lives on the stack.
+//!
+//! The trajectory gate (`tests/trajectory_gate.rs`) plays fuzz games through
+//! this engine and the reference [`crate::reference::Game`] and compares
+//! every frame, every cell and the outcome.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::bitboard::Layout;
+use crate::command::Action;
+use crate::config::{Config, FaultPolicy};
+use crate::engine::{check_map, Engine, GameError, PlayerState, StepError};
+use crate::geometry::{CellValue, Dir, Pos, EMPTY, ROCK};
+use crate::map::Map;
+use crate::outcome::{is_over, Outcome};
+use crate::position::Position;
+
+/// Most players a game can have (RULES.md section 1).
+pub const MAX_PLAYERS: usize = 8;
+
+/// One player, packed: 12 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Rider {
+    pos: Pos,
+    dir: Dir,
+    alive: bool,
+    trail: u32,
+    /// The tick of elimination, 0 while riding (ticks count from 1).
+    eliminated_at: u32,
+}
+
+const NO_RIDER: Rider = Rider { pos: Pos::new(0, 0), dir: Dir::N, alive: false, trail: 0, eliminated_at: 0 };
+
+/// A target that is off the board.
+const OFF_BOARD: u32 = u32::MAX;
+
+/// A game on bitboards: the same rules and results as the reference engine,
+/// cheap to copy, no allocation per step.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct FastGame {
+    config: Config,
+    layout: Layout,
+    tick: u32,
+    over: bool,
+    players: u8,
+    owner_planes: u8,
+    riders: [Rider; MAX_PLAYERS],
+    /// The solid plane, then the owner planes, each `layout.words()` words.
+    bits: Vec<u64>,
+}
+
+impl Clone for FastGame {
+    fn clone(&self) -> Self {
+        FastGame {
+            config: self.config,
+            layout: self.layout,
+            tick: self.tick,
+            over: self.over,
+            players: self.players,
+            owner_planes: self.owner_planes,
+            riders: self.riders,
+            bits: self.bits.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.copy_from(source);
+    }
+}
+
+/// Owner planes needed for codes `0..=players` (rock and each player).
+const fn owner_planes(players: u32) -> u8 {
+    (u32::BITS - players.leading_zeros()) as u8
+}
+
+impl FastGame {
+    /// Makes `self` an exact copy of `source`, reusing `self`'s buffer: no
+    /// allocation when `self` was built for a board at least as large
+    /// (the usual case: a search copies positions of one game into a few
+    /// preallocated slots).
+    pub fn copy_from(&mut self, source: &FastGame) {
+        self.config = source.config;
+        self.layout = source.layout;
+        self.tick = source.tick;
+        self.over = source.over;
+        self.players = source.players;
+        self.owner_planes = source.owner_planes;
+        self.riders = source.riders;
+        self.bits.clear();
+        self.bits.extend_from_slice(&source.bits);
+    }
+
+    /// The bit layout of the board.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The solid plane: a bit per cell that is not empty (rocks, trails,
+    /// heads), rows in the [`crate::bitboard`] layout. Off the board is a wall too,
+    /// but has no bit.
+    pub fn solid(&self) -> &[u64] {
+        &self.bits[..self.layout.words()]
+    }
+
+    /// Whether a cell is solid; off the board counts as solid (a wall).
+    #[inline]
+    pub fn is_solid(&self, pos: Pos) -> bool {
+        !self.layout.contains(pos) || self.layout.get(self.solid(), pos)
+    }
+
+    /// Whether player `id` still rides (`false` for an id out of range).
+    pub fn is_alive(&self, id: usize) -> bool {
+        id < self.players as usize && self.riders[id].alive
+    }
+
+    /// The living players as a bit set: bit `i` for player `i`.
+    pub fn alive_mask(&self) -> u8 {
+        let mut mask = 0;
+        for (i, r) in self.riders[..self.players as usize].iter().enumerate() {
+            mask |= (r.alive as u8) << i;
+        }
+        mask
+    }
+
+    /// The head of player `id` (its last head once eliminated).
+    ///
+    /// # Panics
+    /// When `id ≥ num_players()`.
+    pub fn head(&self, id: usize) -> Pos {
+        self.rider(id).pos
+    }
+
+    /// The direction of player `id`.
+    ///
+    /// # Panics
+    /// When `id ≥ num_players()`.
+    pub fn dir(&self, id: usize) -> Dir {
+        self.rider(id).dir
+    }
+
+    /// The trail length of player `id`, head included.
+    ///
+    /// # Panics
+    /// When `id ≥ num_players()`.
+    pub fn trail(&self, id: usize) -> u32 {
+        self.rider(id).trail
+    }
+
+    fn rider(&self, id: usize) -> &Rider {
+        assert!(id < self.players as usize, "player {id} does not exist: the game has {} players", self.players);
+        &self.riders[id]
+    }
+
+    /// Bytes of one game state: the value itself and its buffer.
+    pub fn state_bytes(&self) -> usize {
+        core::mem::size_of::<FastGame>() + self.bits.len() * core::mem::size_of::<u64>()
+    }
+
+    /// An empty board of `config`'s size, before rocks and players.
+    fn blank(config: &Config, tick: u32) -> FastGame {
+        let layout = Layout::new(config.width, config.height).expect("a validated configuration has sides in 8..=255");
+        let owner_planes = owner_planes(config.players);
+        FastGame {
+            config: *config,
+            layout,
+            tick,
+            over: false,
+            players: config.players as u8,
+            owner_planes,
+            riders: [NO_RIDER; MAX_PLAYERS],
+            bits: vec![0; layout.words() * (1 + owner_planes as usize)],
+        }
+    }
+
+    /// Marks a cell solid with owner code `code` (0 rock, `i + 1` player `i`).
+    #[inline]
+    fn put(&mut self, word: usize, mask: u64, code: u32) {
+        let plane = self.layout.words();
+        self.bits[word] |= mask;
+        for b in 0..self.owner_planes as usize {
+            if code >> b & 1 != 0 {
+                self.bits[(1 + b) * plane + word] |= mask;
+            }
+        }
+    }
+
+    fn decide(&mut self) {
+        let alive = self.riders[..self.players as usize].iter().filter(|r| r.alive).count();
+        self.over = self.tick > 0 && is_over(self.tick, self.config.max_ticks, alive);
+    }
+
+    fn player_states(&self) -> Vec<PlayerState> {
+        (0..self.players as usize).map(|i| self.player(i)).collect()
+    }
+}
+
+impl Engine for FastGame {
+    fn from_position(position: &Position) -> Result<Self, GameError> {
+        position.validate()?;
+        let mut game = FastGame::blank(&position.config, position.tick);
+        let width = position.config.width as usize;
+        for (i, &value) in position.grid.iter().enumerate() {
+            if value == EMPTY {
+                continue;
+            }
+            let pos = Pos::new((i % width) as u8, (i / width) as u8);
+            let (word, mask) = game.layout.locate(pos);
+            let code = if value == ROCK { 0 } else { value as u32 + 1 };
+            game.put(word, mask, code);
+        }
+        for (rider, p) in game.riders.iter_mut().zip(&position.players) {
+            *rider = Rider {
+                pos: p.pos,
+                dir: p.dir,
+                alive: p.alive,
+                trail: p.trail,
+                eliminated_at: p.eliminated_at.unwrap_or(0),
+            };
+        }
+        game.decide();
+        Ok(game)
+    }
+
+    /// Builds the board straight from the map (the same game as going
+    /// through [`Position::start`], without the intermediate grid).
+    fn from_map(config: &Config, map: &Map) -> Result<Self, GameError> {
+        check_map(config, map)?;
+        map.validate()?;
+        let mut game = FastGame::blank(config, 0);
+        let width = config.width as usize;
+        for (i, _) in map.rocks.iter().enumerate().filter(|(_, &r)| r) {
+            let (word, mask) = game.layout.locate(Pos::new((i % width) as u8, (i / width) as u8));
+            game.bits[word] |= mask;
+        }
+        for (id, start) in map.starts.iter().enumerate() {
+            let (word, mask) = game.layout.locate(start.pos);
+            game.put(word, mask, id as u32 + 1);
+            game.riders[id] = Rider { pos: start.pos, dir: start.dir, alive: true, trail: 1, eliminated_at: 0 };
+        }
+        Ok(game)
+    }
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn tick(&self) -> u32 {
+        self.tick
+    }
+
+    fn num_players(&self) -> usize {
+        self.players as usize
+    }
+
+    fn player(&self, id: usize) -> PlayerState {
+        let r = self.rider(id);
+        PlayerState {
+            pos: r.pos,
+            dir: r.dir,
+            alive: r.alive,
+            trail: r.trail,
+            eliminated_at: (r.eliminated_at != 0).then_some(r.eliminated_at),
+        }
+    }
+
+    /// The value of a cell. A cell off the board reads as a rock (`-2`):
+    /// off the board is a wall.
+    fn cell(&self, pos: Pos) -> CellValue {
+        if !self.layout.contains(pos) {
+            return ROCK;
+        }
+        let (word, mask) = self.layout.locate(pos);
+        if self.bits[word] & mask == 0 {
+            return EMPTY;
+        }
+        let plane = self.layout.words();
+        let mut code = 0;
+        for b in 0..self.owner_planes as usize {
+            code |= ((self.bits[(1 + b) * plane + word] & mask != 0) as u32) << b;
+        }
+        if code == 0 {
+            ROCK
+        } else {
+            (code - 1) as CellValue
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        self.over
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.over {
+            return None;
+        }
+        Outcome::decide(self.tick, self.config.max_ticks, &self.player_states())
+    }
+
+    /// RULES.md section 7 on bits; no allocation.
+    fn step(&mut self, actions: &[Action]) -> Result<(), StepError> {
+        if self.over {
+            return Err(StepError::GameOver);
+        }
+        let n = self.players as usize;
+        if actions.len() != n {
+            return Err(StepError::WrongLength { expected: n, got: actions.len() });
+        }
+        let t = self.tick + 1;
+        let eliminate = self.config.fault_policy == FaultPolicy::Eliminate;
+        let (w, h) = (self.config.width, self.config.height);
+        let row_bits = self.layout.words_per_row() as u32 * 64;
+
+        // Steps 1 to 3: faults under `eliminate`, new directions, targets (as
+        // bit indices). Every player in A takes its new direction (step 5)
+        // right away: nothing later in the tick reads the old one.
+        let mut in_a = 0u8;
+        let mut target = [OFF_BOARD; MAX_PLAYERS];
+        for (i, (rider, action)) in self.riders[..n].iter_mut().zip(actions).enumerate() {
+            if !rider.alive {
+                continue;
+            }
+            if eliminate && action.is_fault() {
+                rider.alive = false;
+                rider.eliminated_at = t;
+                continue;
+            }
+            let d = match action.dir() {
+                Some(d) if !(rider.trail >= 2 && d == rider.dir.opposite()) => d,
+                _ => rider.dir,
+            };
+            rider.dir = d;
+            in_a |= 1 << i;
+            let (dx, dy) = d.delta();
+            let (x, y) = (rider.pos.x as i32 + dx, rider.pos.y as i32 + dy);
+            if x >= 0 && y >= 0 && (x as u32) < w && (y as u32) < h {
+                target[i] = y as u32 * row_bits + x as u32;
+            }
+        }
+
+        // Step 4: crashes, judged on the board as it was.
+        let mut crashed = 0u8;
+        let mut rest = in_a;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let ti = target[i];
+            let hit = ti == OFF_BOARD || self.bits[(ti >> 6) as usize] >> (ti & 63) & 1 != 0;
+            let mut head_on = false;
+            let mut others = in_a & !(1 << i);
+            while others != 0 {
+                let j = others.trailing_zeros() as usize;
+                others &= others - 1;
+                head_on |= target[j] == ti;
+            }
+            crashed |= ((hit || head_on) as u8) << i;
+        }
+
+        // Step 5: the crashed are eliminated, the rest move.
+        let mut rest = in_a;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if crashed >> i & 1 != 0 {
+                self.riders[i].alive = false;
+                self.riders[i].eliminated_at = t;
+            } else {
+                let ti = target[i];
+                self.put((ti >> 6) as usize, 1 << (ti & 63), i as u32 + 1);
+                let r = &mut self.riders[i];
+                r.pos = Pos::new((ti % row_bits) as u8, (ti / row_bits) as u8);
+                r.trail += 1;
+            }
+        }
+
+        // Step 6 and section 8.
+        self.tick = t;
+        self.decide();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::Game;
+
+    #[test]
+    fn owner_planes_cover_rock_and_every_player() {
+        assert_eq!([2, 3, 4, 5, 6, 7, 8].map(owner_planes), [2, 2, 3, 3, 3, 3, 4]);
+    }
+
+    #[test]
+    fn the_default_board_is_small() {
+        let game = FastGame::seeded(&Config::default(), 1).unwrap();
+        assert_eq!(game.bits.len(), 3 * 36);
+        assert!(game.state_bytes() <= 1100, "{} bytes", game.state_bytes());
+        let big = Config { width: 255, height: 255, players: 8, ..Config::default() };
+        assert_eq!(FastGame::seeded(&big, 1).unwrap().bits.len(), 5 * 255 * 4);
+    }
+
+    #[test]
+    fn built_from_a_map_or_a_position_alike() {
+        for (seed, players, side) in [(1, 2, 48), (7, 4, 24), (3, 3, 20), (9, 8, 70), (5, 2, 200)] {
+            let config = Config { width: side, height: side - 4, players, ..Config::default() };
+            let map = crate::map::generate(&config, seed).unwrap();
+            let direct = FastGame::from_map(&config, &map).unwrap();
+            let through = FastGame::from_position(&Position::start(&config, &map)).unwrap();
+            assert_eq!(direct, through);
+            assert_eq!(direct.position(), Game::from_map(&config, &map).unwrap().position());
+        }
+    }
+
+    #[test]
+    fn copy_from_reuses_the_buffer_and_copies_everything() {
+        let mut a = FastGame::seeded(&Config::default(), 3).unwrap();
+        let b_config = Config { width: 20, height: 16, players: 3, ..Config::default() };
+        let mut b = FastGame::seeded(&b_config, 4).unwrap();
+        b.step(&[Action::Keep; 3]).unwrap();
+        let capacity = a.bits.capacity();
+        let pointer = a.bits.as_ptr();
+        a.copy_from(&b);
+        assert_eq!(a, b);
+        assert_eq!((a.bits.capacity(), a.bits.as_ptr()), (capacity, pointer), "no new allocation");
+        let mut c = b.clone();
+        c.clone_from(&FastGame::seeded(&Config::default(), 3).unwrap());
+        assert_eq!(c, FastGame::seeded(&Config::default(), 3).unwrap());
+    }
+
+    #[test]
+    fn off_board_cells_read_as_walls() {
+        let game = FastGame::seeded(&Config { width: 8, height: 8, ..Config::default() }, 0).unwrap();
+        assert_eq!(game.cell(Pos::new(8, 0)), ROCK);
+        assert!(game.is_solid(Pos::new(0, 8)));
+        assert!(!game.is_alive(2));
+    }
+}
