@@ -369,15 +369,17 @@ impl Connectivity {
 /// other (every part left over touches a removed cell). Two checks, the
 /// cheap one first:
 ///
-/// 1. When no two new rocks are side by side, and around each new rock its
-///    open neighbours lie on one arc of open cells of the surrounding ring of
-///    eight, those neighbours are joined by the arc: connected, in a few
-///    lookups. This settles nearly every attempt on a sparse board.
-/// 2. Otherwise, a breadth-first search from each open neighbour at once,
-///    in turns, merging searches that meet. All merged: connected. One
-///    search runs out of cells before meeting the rest: it enclosed a
-///    pocket, not connected. The work is bounded by the smallest pocket or
-///    the shortest detour, not by the board.
+/// New rocks side by side are taken together as one cluster; each cluster
+/// is checked on its own:
+///
+/// 1. A lone new rock whose open neighbours lie on one arc of open cells of
+///    its ring of eight: the arc joins them, in a few lookups. This settles
+///    nearly every attempt on a sparse board.
+/// 2. Otherwise, a breadth-first search from each open neighbour of the
+///    cluster at once, in turns, merging searches that meet. All merged:
+///    connected. One search runs out of cells before meeting the rest: it
+///    enclosed a pocket, not connected. The work is bounded by the smallest
+///    pocket or the shortest detour around the cluster, not by the board.
 struct CutCheck {
     /// `mark[cell] == epoch` when the current search has seen the cell.
     mark: Vec<u32>,
@@ -398,27 +400,52 @@ impl CutCheck {
     }
 
     fn still_connected(&mut self, rocks: &[bool], w: u32, h: u32, orbit: &[(u32, u32)]) -> bool {
-        let open = |x: i32, y: i32| x >= 0 && y >= 0 && x < w as i32 && y < h as i32 && !rocks[(y * w as i32 + x) as usize];
-        let side_by_side = orbit
-            .iter()
-            .enumerate()
-            .any(|(i, a)| orbit[i + 1..].iter().any(|b| a.0.abs_diff(b.0) + a.1.abs_diff(b.1) == 1));
-        if !side_by_side && orbit.iter().all(|&(x, y)| one_arc(&open, x as i32, y as i32)) {
-            return true;
-        }
-        let mut sources = [0u32; 16];
-        let mut count = 0;
-        for &(x, y) in orbit {
-            for (dx, dy) in SIDES {
-                let (nx, ny) = (x as i32 + dx, y as i32 + dy);
-                let cell = (ny * w as i32 + nx) as u32;
-                if open(nx, ny) && !sources[..count].contains(&cell) {
-                    sources[count] = cell;
-                    count += 1;
+        let open =
+            |x: i32, y: i32| x >= 0 && y >= 0 && x < w as i32 && y < h as i32 && !rocks[(y * w as i32 + x) as usize];
+        // Group the new rocks into clusters of side-by-side cells: each
+        // cluster's open neighbours must stay connected, and (the board being
+        // connected before) that is enough: every part left over touches a
+        // cluster, and a cluster touches one part only.
+        let mut cluster = [0usize; 4];
+        for i in 0..orbit.len() {
+            cluster[i] = i;
+            for j in 0..i {
+                let (a, b) = (orbit[i], orbit[j]);
+                if a.0.abs_diff(b.0) + a.1.abs_diff(b.1) == 1 {
+                    let (from, to) = (cluster[j], cluster[i]);
+                    cluster[..=i].iter_mut().filter(|c| **c == from).for_each(|c| *c = to);
                 }
             }
         }
-        self.meet(rocks, w, h, &sources[..count])
+        for c in 0..orbit.len() {
+            let members = || (0..orbit.len()).filter(move |&i| cluster[i] == c).map(|i| orbit[i]);
+            let size = members().count();
+            if size == 0 {
+                continue;
+            }
+            if size == 1 {
+                let (x, y) = orbit[c];
+                if one_arc(&open, x as i32, y as i32) {
+                    continue;
+                }
+            }
+            let mut sources = [0u32; 16];
+            let mut count = 0;
+            for (x, y) in members() {
+                for (dx, dy) in SIDES {
+                    let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+                    let cell = (ny * w as i32 + nx) as u32;
+                    if open(nx, ny) && !sources[..count].contains(&cell) {
+                        sources[count] = cell;
+                        count += 1;
+                    }
+                }
+            }
+            if !self.meet(rocks, w, h, &sources[..count]) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether the searches from `sources` all meet.
@@ -458,9 +485,9 @@ impl CutCheck {
         let mut sets = m;
         let (w, h) = (w as usize, h as usize);
         loop {
-            for g in 0..m {
-                let Some(&cell) = self.queues[g].get(read[g]) else { continue };
-                read[g] += 1;
+            for (g, read) in read[..m].iter_mut().enumerate() {
+                let Some(&cell) = self.queues[g].get(*read) else { continue };
+                *read += 1;
                 let (x, y) = (cell as usize % w, cell as usize / w);
                 let mut look = |next: usize| {
                     if rocks[next] {
@@ -487,7 +514,7 @@ impl CutCheck {
                 if done {
                     return true;
                 }
-                if read[g] == self.queues[g].len() {
+                if *read == self.queues[g].len() {
                     let r = root(&mut parent, g as u8) as usize;
                     active[r] -= 1;
                     if active[r] == 0 {
