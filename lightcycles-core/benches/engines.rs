@@ -1,1 +1,173 @@
-fn main() {}
+//! Criterion benchmarks of the fast engine beside the reference engine:
+//! `step`, clone + step, copy into + step, the search helpers on an early
+//! and a mid-game board, full random games and map generation.
+//!
+//! `cargo bench -p lightcycles-core` runs them all; `lightcycles bench`
+//! prints the same figures as one table.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use lightcycles_core::search::{self, Scratch};
+use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Game, SplitMix64, EMPTY};
+
+/// The moves that do not crash at once, through the `Engine` trait.
+fn safe<E: Engine>(game: &E, id: usize) -> ([Dir; 4], usize) {
+    let p = game.player(id);
+    let (w, h) = (game.config().width, game.config().height);
+    let mut out = ([Dir::N; 4], 0);
+    for d in Dir::ALL {
+        if !(p.trail >= 2 && d == p.dir.opposite()) && p.pos.step(d, w, h).is_some_and(|c| game.cell(c) == EMPTY) {
+            out.0[out.1] = d;
+            out.1 += 1;
+        }
+    }
+    out
+}
+
+fn random_move<E: Engine>(game: &E, id: usize, rng: &mut SplitMix64) -> Action {
+    let (dirs, len) = safe(game, id);
+    Action::Move(if len == 0 { Dir::ALL[rng.below(4) as usize] } else { dirs[rng.below(len as u64) as usize] })
+}
+
+/// The free cells around a move's target, to keep games going.
+fn steady<E: Engine>(game: &E, id: usize) -> Action {
+    let p = game.player(id);
+    let (w, h) = (game.config().width, game.config().height);
+    let (dirs, len) = safe(game, id);
+    let room = |d: Dir| {
+        let t = p.pos.step(d, w, h).unwrap();
+        Dir::ALL.iter().filter(|&&e| t.step(e, w, h).is_some_and(|c| game.cell(c) == EMPTY)).count()
+    };
+    dirs[..len].iter().copied().max_by_key(|&d| (room(d), d == p.dir)).map_or(Action::Keep, Action::Move)
+}
+
+/// A long game on the default board: every state and the actions played on it.
+fn script<E: Engine>() -> (E, Vec<E>, Vec<[Action; 2]>) {
+    let mut rng = SplitMix64::new(7);
+    for seed in 0.. {
+        let start = E::seeded(&Config::default(), seed).unwrap();
+        let (mut game, mut states, mut actions) = (start.clone(), Vec::new(), Vec::new());
+        while !game.is_over() {
+            let pick = |id, rng: &mut SplitMix64| {
+                if rng.below(4) == 0 {
+                    random_move(&game, id, rng)
+                } else {
+                    steady(&game, id)
+                }
+            };
+            let tick = [pick(0, &mut rng), pick(1, &mut rng)];
+            states.push(game.clone());
+            actions.push(tick);
+            game.step(&tick).unwrap();
+        }
+        if actions.len() >= 200 {
+            return (start, states, actions);
+        }
+    }
+    unreachable!()
+}
+
+fn board_at(ticks: u32) -> FastGame {
+    (0..)
+        .find_map(|seed| {
+            let mut game = FastGame::seeded(&Config::default(), seed).unwrap();
+            while game.tick() < ticks && !game.is_over() {
+                game.step(&[steady(&game, 0), steady(&game, 1)]).unwrap();
+            }
+            (game.tick() == ticks && !game.is_over()).then_some(game)
+        })
+        .unwrap()
+}
+
+fn stepping<E: Engine>(c: &mut Criterion, name: &str) {
+    let (start, states, actions) = script::<E>();
+    let mut group = c.benchmark_group(format!("step/{name}"));
+    group.throughput(criterion::Throughput::Elements(actions.len() as u64));
+    let mut game = start.clone();
+    group.bench_function("scripted game (per game; per step = time / steps)", |b| {
+        b.iter(|| {
+            game.clone_from(&start);
+            for a in &actions {
+                let _ = game.step(black_box(a));
+            }
+        })
+    });
+    group.finish();
+    let mut i = 0;
+    c.bench_function(&format!("clone + step/{name}"), |b| {
+        b.iter(|| {
+            i = (i + 1) % states.len();
+            let mut g = states[i].clone();
+            let _ = g.step(black_box(&actions[i]));
+            g
+        })
+    });
+    let mut g = start.clone();
+    c.bench_function(&format!("copy into + step/{name}"), |b| {
+        b.iter(|| {
+            i = (i + 1) % states.len();
+            g.clone_from(&states[i]);
+            let _ = g.step(black_box(&actions[i]));
+        })
+    });
+}
+
+fn steps(c: &mut Criterion) {
+    stepping::<FastGame>(c, "fast");
+    stepping::<Game>(c, "reference");
+}
+
+fn searches(c: &mut Criterion) {
+    for (label, ticks) in [("early", 10), ("mid", 250)] {
+        let game = board_at(ticks);
+        let mut scratch = Scratch::for_game(&game);
+        let head = game.head(0);
+        c.bench_with_input(BenchmarkId::new("reachable", label), &game, |b, g| {
+            b.iter(|| search::reachable_with(black_box(g), head, &mut scratch))
+        });
+        c.bench_with_input(BenchmarkId::new("voronoi", label), &game, |b, g| {
+            b.iter(|| search::voronoi_with(black_box(g), &mut scratch))
+        });
+        c.bench_with_input(BenchmarkId::new("separated", label), &game, |b, g| {
+            b.iter(|| search::separated_with(black_box(g), &mut scratch))
+        });
+    }
+}
+
+fn full_games<E: Engine>(config: &Config, seed: &mut u64, rng: &mut SplitMix64) -> u32 {
+    *seed += 1;
+    let mut game = E::seeded(config, *seed).unwrap();
+    while !game.is_over() {
+        let actions = [random_move(&game, 0, rng), random_move(&game, 1, rng)];
+        game.step(&actions).unwrap();
+    }
+    game.tick()
+}
+
+fn games(c: &mut Criterion) {
+    let open = Config { rock_density: 0, ..Config::default() };
+    let mut group = c.benchmark_group("random game, open 48 × 36");
+    let (mut seed, mut rng) = (0, SplitMix64::new(1));
+    group.bench_function("fast", |b| b.iter(|| full_games::<FastGame>(&open, &mut seed, &mut rng)));
+    group.bench_function("reference", |b| b.iter(|| full_games::<Game>(&open, &mut seed, &mut rng)));
+    group.finish();
+    let mut group = c.benchmark_group("map, 48 × 36, density 4");
+    let config = Config::default();
+    group.bench_function("generate", |b| {
+        b.iter(|| {
+            seed += 1;
+            map::generate(&config, seed)
+        })
+    });
+    group.bench_function("generate_reference", |b| {
+        b.iter(|| {
+            seed += 1;
+            map::generate_reference(&config, seed)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, steps, searches, games);
+criterion_main!(benches);

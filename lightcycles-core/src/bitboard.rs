@@ -194,7 +194,7 @@ fn row<const K: usize>(bits: &[u64], y: usize) -> [u64; K] {
 /// Grows `reach` (a subset of `open`) into every cell of `open` 4-connected
 /// to it, by sweeping the rows down and up until a sweep changes nothing.
 /// Each row takes whole runs at once, so an open board is done in three
-/// sweeps.
+/// sweeps, and a small room costs only the rows it spans.
 pub fn fill(layout: Layout, open: &[u64], reach: &mut [u64]) {
     match layout.words_per_row() {
         1 => fill_k::<1>(layout.height as usize, open, reach),
@@ -209,6 +209,7 @@ fn fill_k<const K: usize>(h: usize, open: &[u64], reach: &mut [u64]) {
     let reach = &mut reach[..h * K];
     // Close the seed rows into whole runs first: after that every row is a
     // union of runs, and a row whose new seeds add nothing can be skipped.
+    let (mut lo, mut hi) = (h, 0);
     for y in 0..h {
         let r = row::<K>(reach, y);
         if r.iter().any(|&w| w != 0) {
@@ -218,26 +219,34 @@ fn fill_k<const K: usize>(h: usize, open: &[u64], reach: &mut [u64]) {
                 s[k] = r[k] & o[k];
             }
             reach[y * K..y * K + K].copy_from_slice(&run_fill(s, o));
+            (lo, hi) = (lo.min(y), y);
         }
     }
+    if lo > hi {
+        return;
+    }
+    // Sweeps cover the rows `lo..=hi` that hold cells and one row beyond on
+    // each side (the only rows that can gain), the range growing as they go.
     let mut downward = true;
     loop {
         let mut changed = false;
-        for i in 0..h {
-            let y = if downward { i } else { h - 1 - i };
-            let r = row::<K>(reach, y);
-            let above = if y > 0 { row::<K>(reach, y - 1) } else { [0; K] };
-            let below = if y + 1 < h { row::<K>(reach, y + 1) } else { [0; K] };
-            let o = row::<K>(open, y);
-            let mut s = [0u64; K];
-            let mut grows = false;
-            for k in 0..K {
-                s[k] = ((above[k] | below[k]) & o[k]) | r[k];
-                grows |= s[k] != r[k];
+        if downward {
+            let mut y = lo.saturating_sub(1);
+            while y <= (hi + 1).min(h - 1) {
+                if grow_row::<K>(open, reach, h, y) {
+                    changed = true;
+                    (lo, hi) = (lo.min(y), hi.max(y));
+                }
+                y += 1;
             }
-            if grows {
-                reach[y * K..y * K + K].copy_from_slice(&run_fill(s, o));
-                changed = true;
+        } else {
+            let mut y = (hi + 1).min(h - 1) as isize;
+            while y >= lo.saturating_sub(1) as isize {
+                if grow_row::<K>(open, reach, h, y as usize) {
+                    changed = true;
+                    (lo, hi) = (lo.min(y as usize), hi.max(y as usize));
+                }
+                y -= 1;
             }
         }
         if !changed {
@@ -245,6 +254,26 @@ fn fill_k<const K: usize>(h: usize, open: &[u64], reach: &mut [u64]) {
         }
         downward = !downward;
     }
+}
+
+/// Adds to row `y` of `reach` the open runs touching the rows above and
+/// below; returns whether it grew.
+#[inline(always)]
+fn grow_row<const K: usize>(open: &[u64], reach: &mut [u64], h: usize, y: usize) -> bool {
+    let r = row::<K>(reach, y);
+    let above = if y > 0 { row::<K>(reach, y - 1) } else { [0; K] };
+    let below = if y + 1 < h { row::<K>(reach, y + 1) } else { [0; K] };
+    let o = row::<K>(open, y);
+    let mut s = [0u64; K];
+    let mut grows = false;
+    for k in 0..K {
+        s[k] = ((above[k] | below[k]) & o[k]) | r[k];
+        grows |= s[k] != r[k];
+    }
+    if grows {
+        reach[y * K..y * K + K].copy_from_slice(&run_fill(s, o));
+    }
+    grows
 }
 
 /// Writes into `out` the 4-neighbours of the cells of `from` that are set in

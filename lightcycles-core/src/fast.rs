@@ -35,20 +35,20 @@ use crate::position::Position;
 /// Most players a game can have (RULES.md section 1).
 pub const MAX_PLAYERS: usize = 8;
 
-/// One player, packed: 12 bytes.
+/// One player, packed: 12 bytes (whether it rides is a bit of
+/// [`FastGame`]'s `alive` mask).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Rider {
     pos: Pos,
     dir: Dir,
-    alive: bool,
     trail: u32,
     /// The tick of elimination, 0 while riding (ticks count from 1).
     eliminated_at: u32,
 }
 
-const NO_RIDER: Rider = Rider { pos: Pos::new(0, 0), dir: Dir::N, alive: false, trail: 0, eliminated_at: 0 };
+const NO_RIDER: Rider = Rider { pos: Pos::new(0, 0), dir: Dir::N, trail: 0, eliminated_at: 0 };
 
-/// A target that is off the board.
+/// A target that is off the board (no cell has this bit index).
 const OFF_BOARD: u32 = u32::MAX;
 
 /// A game on bitboards: the same rules and results as the reference engine,
@@ -61,6 +61,8 @@ pub struct FastGame {
     over: bool,
     players: u8,
     owner_planes: u8,
+    /// Bit `i` set while player `i` rides.
+    alive: u8,
     riders: [Rider; MAX_PLAYERS],
     /// The solid plane, then the owner planes, each `layout.words()` words.
     bits: Vec<u64>,
@@ -75,6 +77,7 @@ impl Clone for FastGame {
             over: self.over,
             players: self.players,
             owner_planes: self.owner_planes,
+            alive: self.alive,
             riders: self.riders,
             bits: self.bits.clone(),
         }
@@ -102,6 +105,7 @@ impl FastGame {
         self.over = source.over;
         self.players = source.players;
         self.owner_planes = source.owner_planes;
+        self.alive = source.alive;
         self.riders = source.riders;
         self.bits.clear();
         self.bits.extend_from_slice(&source.bits);
@@ -127,16 +131,12 @@ impl FastGame {
 
     /// Whether player `id` still rides (`false` for an id out of range).
     pub fn is_alive(&self, id: usize) -> bool {
-        id < self.players as usize && self.riders[id].alive
+        id < MAX_PLAYERS && self.alive >> id & 1 != 0
     }
 
     /// The living players as a bit set: bit `i` for player `i`.
     pub fn alive_mask(&self) -> u8 {
-        let mut mask = 0;
-        for (i, r) in self.riders[..self.players as usize].iter().enumerate() {
-            mask |= (r.alive as u8) << i;
-        }
-        mask
+        self.alive
     }
 
     /// The head of player `id` (its last head once eliminated).
@@ -184,6 +184,7 @@ impl FastGame {
             over: false,
             players: config.players as u8,
             owner_planes,
+            alive: 0,
             riders: [NO_RIDER; MAX_PLAYERS],
             bits: vec![0; layout.words() * (1 + owner_planes as usize)],
         }
@@ -202,8 +203,7 @@ impl FastGame {
     }
 
     fn decide(&mut self) {
-        let alive = self.riders[..self.players as usize].iter().filter(|r| r.alive).count();
-        self.over = self.tick > 0 && is_over(self.tick, self.config.max_ticks, alive);
+        self.over = self.tick > 0 && is_over(self.tick, self.config.max_ticks, self.alive.count_ones() as usize);
     }
 
     fn player_states(&self) -> Vec<PlayerState> {
@@ -225,14 +225,9 @@ impl Engine for FastGame {
             let code = if value == ROCK { 0 } else { value as u32 + 1 };
             game.put(word, mask, code);
         }
-        for (rider, p) in game.riders.iter_mut().zip(&position.players) {
-            *rider = Rider {
-                pos: p.pos,
-                dir: p.dir,
-                alive: p.alive,
-                trail: p.trail,
-                eliminated_at: p.eliminated_at.unwrap_or(0),
-            };
+        for (id, (rider, p)) in game.riders.iter_mut().zip(&position.players).enumerate() {
+            *rider = Rider { pos: p.pos, dir: p.dir, trail: p.trail, eliminated_at: p.eliminated_at.unwrap_or(0) };
+            game.alive |= (p.alive as u8) << id;
         }
         game.decide();
         Ok(game)
@@ -252,7 +247,8 @@ impl Engine for FastGame {
         for (id, start) in map.starts.iter().enumerate() {
             let (word, mask) = game.layout.locate(start.pos);
             game.put(word, mask, id as u32 + 1);
-            game.riders[id] = Rider { pos: start.pos, dir: start.dir, alive: true, trail: 1, eliminated_at: 0 };
+            game.riders[id] = Rider { pos: start.pos, dir: start.dir, trail: 1, eliminated_at: 0 };
+            game.alive |= 1 << id;
         }
         Ok(game)
     }
@@ -274,7 +270,7 @@ impl Engine for FastGame {
         PlayerState {
             pos: r.pos,
             dir: r.dir,
-            alive: r.alive,
+            alive: self.alive >> id & 1 != 0,
             trail: r.trail,
             eliminated_at: (r.eliminated_at != 0).then_some(r.eliminated_at),
         }
@@ -322,79 +318,116 @@ impl Engine for FastGame {
         if actions.len() != n {
             return Err(StepError::WrongLength { expected: n, got: actions.len() });
         }
+        // One copy of the tick per player count, so that every loop over the
+        // players has a known length and unrolls.
+        match actions {
+            [a, b] => self.advance(&[*a, *b]),
+            [a, b, c] => self.advance(&[*a, *b, *c]),
+            [a, b, c, d] => self.advance(&[*a, *b, *c, *d]),
+            [a, b, c, d, e] => self.advance(&[*a, *b, *c, *d, *e]),
+            [a, b, c, d, e, f] => self.advance(&[*a, *b, *c, *d, *e, *f]),
+            [a, b, c, d, e, f, g] => self.advance(&[*a, *b, *c, *d, *e, *f, *g]),
+            [a, b, c, d, e, f, g, h] => self.advance(&[*a, *b, *c, *d, *e, *f, *g, *h]),
+            _ => unreachable!("a game has 2 to 8 players"),
+        }
+        Ok(())
+    }
+}
+
+impl FastGame {
+    /// One tick with `N` players (RULES.md section 7).
+    #[inline(always)]
+    fn advance<const N: usize>(&mut self, actions: &[Action; N]) {
         let t = self.tick + 1;
         let eliminate = self.config.fault_policy == FaultPolicy::Eliminate;
-        let (w, h) = (self.config.width, self.config.height);
+        let (w, h) = (self.layout.width(), self.layout.height());
         let row_bits = self.layout.words_per_row() as u32 * 64;
 
-        // Steps 1 to 3: faults under `eliminate`, new directions, targets (as
-        // bit indices). Every player in A takes its new direction (step 5)
-        // right away: nothing later in the tick reads the old one.
-        let mut in_a = 0u8;
-        let mut target = [OFF_BOARD; MAX_PLAYERS];
-        for (i, (rider, action)) in self.riders[..n].iter_mut().zip(actions).enumerate() {
-            if !rider.alive {
+        // Steps 1 to 3: faults under `eliminate`, new directions, targets
+        // (as bit indices, equal for two players exactly when their targets
+        // are). Every player in A takes its new direction (step 5) right
+        // away: nothing later in the tick reads the old one.
+        let mut in_a = [false; N];
+        let mut target = [OFF_BOARD; N];
+        let mut next = [Pos::new(0, 0); N];
+        for i in 0..N {
+            if self.alive >> i & 1 == 0 {
                 continue;
             }
+            let action = actions[i];
             if eliminate && action.is_fault() {
-                rider.alive = false;
-                rider.eliminated_at = t;
+                self.alive &= !(1 << i);
+                self.riders[i].eliminated_at = t;
                 continue;
             }
-            let d = match action.dir() {
-                Some(d) if !(rider.trail >= 2 && d == rider.dir.opposite()) => d,
+            let rider = &mut self.riders[i];
+            let d = match action {
+                // `d` reverses the direction exactly when their codes differ by 2.
+                Action::Move(d) if !(rider.trail >= 2 && (d as u8 ^ rider.dir as u8) == 2) => d,
                 _ => rider.dir,
             };
             rider.dir = d;
-            in_a |= 1 << i;
-            let (dx, dy) = d.delta();
-            let (x, y) = (rider.pos.x as i32 + dx, rider.pos.y as i32 + dy);
-            if x >= 0 && y >= 0 && (x as u32) < w && (y as u32) < h {
-                target[i] = y as u32 * row_bits + x as u32;
+            in_a[i] = true;
+            // Off the board to the left or the top wraps to a huge value.
+            let x = (rider.pos.x as u32).wrapping_add(STEP_X[d as usize]);
+            let y = (rider.pos.y as u32).wrapping_add(STEP_Y[d as usize]);
+            if x < w && y < h {
+                target[i] = y * row_bits + x;
+                next[i] = Pos::new(x as u8, y as u8);
             }
         }
 
-        // Step 4: crashes, judged on the board as it was.
-        let mut crashed = 0u8;
-        let mut rest = in_a;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        // Step 4: crashes, judged on the board as it was: off the board or
+        // into a solid cell, or a head-on with another player of A.
+        let mut crashed = [false; N];
+        for i in 0..N {
             let ti = target[i];
-            let hit = ti == OFF_BOARD || self.bits[(ti >> 6) as usize] >> (ti & 63) & 1 != 0;
-            let mut head_on = false;
-            let mut others = in_a & !(1 << i);
-            while others != 0 {
-                let j = others.trailing_zeros() as usize;
-                others &= others - 1;
-                head_on |= target[j] == ti;
+            crashed[i] |= in_a[i] && (ti == OFF_BOARD || self.bits[(ti >> 6) as usize] >> (ti & 63) & 1 != 0);
+            for j in i + 1..N {
+                if in_a[i] && in_a[j] && target[j] == ti {
+                    crashed[i] = true;
+                    crashed[j] = true;
+                }
             }
-            crashed |= ((hit || head_on) as u8) << i;
         }
 
         // Step 5: the crashed are eliminated, the rest move.
-        let mut rest = in_a;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if crashed >> i & 1 != 0 {
-                self.riders[i].alive = false;
-                self.riders[i].eliminated_at = t;
-            } else {
-                let ti = target[i];
-                self.put((ti >> 6) as usize, 1 << (ti & 63), i as u32 + 1);
-                let r = &mut self.riders[i];
-                r.pos = Pos::new((ti % row_bits) as u8, (ti / row_bits) as u8);
-                r.trail += 1;
+        let plane = self.layout.words();
+        for i in 0..N {
+            if !in_a[i] {
+                continue;
             }
+            if crashed[i] {
+                self.alive &= !(1 << i);
+                self.riders[i].eliminated_at = t;
+                continue;
+            }
+            let ti = target[i];
+            let (word, mask) = ((ti >> 6) as usize, 1u64 << (ti & 63));
+            self.bits[word] |= mask;
+            // With `N` and `i` known here, the planes of the owner code's zero
+            // bits drop out at compile time.
+            let code = i + 1;
+            for b in 0..owner_planes(N as u32) as usize {
+                if code >> b & 1 != 0 {
+                    self.bits[(1 + b) * plane + word] |= mask;
+                }
+            }
+            let r = &mut self.riders[i];
+            r.pos = next[i];
+            r.trail += 1;
         }
 
         // Step 6 and section 8.
         self.tick = t;
-        self.decide();
-        Ok(())
+        self.over = is_over(t, self.config.max_ticks, self.alive.count_ones() as usize);
     }
 }
+
+/// `dx` of each direction code, as a wrapping `u32` (−1 wraps).
+const STEP_X: [u32; 4] = [0, 1, 0, u32::MAX];
+/// `dy` of each direction code, as a wrapping `u32`.
+const STEP_Y: [u32; 4] = [u32::MAX, 0, 1, 0];
 
 #[cfg(test)]
 mod tests {

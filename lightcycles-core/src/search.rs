@@ -139,10 +139,14 @@ pub fn voronoi(game: &FastGame) -> Voronoi {
 /// [`voronoi`] with caller-provided memory; the cells each player owns are
 /// left in [`Scratch::owned`].
 ///
-/// A breadth-first search from all living heads at once, one layer per
-/// move, each layer computed with bit shifts: a cell first reached by one
-/// player is that player's; one reached by several at once is a tie, and the
+/// First each living player's room (the cells it can reach at all, a flood
+/// fill): a cell in one room only is that player's, whatever the distances.
+/// Then, on the cells that several rooms share, a breadth-first search from
+/// their heads at once, one layer per move, each layer computed with bit
+/// shifts over the rows the layer spans: a cell first reached by one player
+/// is that player's; one reached by several at once is a tie, and the
 /// search goes on through it for each of them (their distances are equal).
+/// Separated players cost only their flood fills.
 pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
     let layout = game.layout();
     scratch.fit(layout);
@@ -151,14 +155,6 @@ pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
     let words = layout.words();
     let k = layout.words_per_row();
     let h = layout.height() as usize;
-    let free = &mut scratch.open[..words];
-    bitboard::complement(layout, game.solid(), free);
-    let (frontier, next, owned) =
-        (&mut scratch.frontier[..n * words], &mut scratch.next[..n * words], &mut scratch.owned[..n * words]);
-    frontier.fill(0);
-    next.fill(0);
-    owned.fill(0);
-
     let mut result = Voronoi::default();
     let mut living = [0usize; MAX_PLAYERS];
     let mut riders = 0;
@@ -167,27 +163,65 @@ pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
         riders += 1;
     }
     let living = &living[..riders];
-    let mut range: Option<(usize, usize)> = None;
+
+    let free = &mut scratch.open[..words];
+    bitboard::complement(layout, game.solid(), free);
+    let (frontier, next, owned) =
+        (&mut scratch.frontier[..n * words], &mut scratch.next[..n * words], &mut scratch.owned[..n * words]);
+    owned.fill(0);
+    frontier.fill(0);
+    next.fill(0);
+
+    // Rooms, in `next`; cells of one room only are owned at once, and the
+    // search below runs on the shared ones.
+    for &id in living {
+        let room = &mut next[id * words..(id + 1) * words];
+        bitboard::mark_neighbours(layout, free, game.head(id), room);
+        bitboard::fill(layout, free, room);
+    }
+    let mut shared_any = 0u64;
+    for w in 0..words {
+        let (mut once, mut twice) = (0u64, 0u64);
+        for &id in living {
+            let v = next[id * words + w];
+            twice |= once & v;
+            once |= v;
+        }
+        for &id in living {
+            let mine = next[id * words + w] & !twice;
+            owned[id * words + w] = mine;
+            result.counts[id] += mine.count_ones();
+        }
+        free[w] = twice;
+        shared_any |= twice;
+    }
+    next.fill(0);
+    if shared_any == 0 {
+        return result;
+    }
+
+    // The layered search on the shared cells. `rows[id]`: the rows of the
+    // player's current layer, `None` once it has nowhere left to go.
+    let mut rows: [Option<(usize, usize)>; MAX_PLAYERS] = [None; MAX_PLAYERS];
     for &id in living {
         let head = game.head(id);
         layout.set(&mut frontier[id * words..(id + 1) * words], head);
-        let y = head.y as usize;
-        range = Some(range.map_or((y, y), |(lo, hi)| (lo.min(y), hi.max(y))));
+        rows[id] = Some((head.y as usize, head.y as usize));
     }
     let mut swapped = false;
-    while let Some((lo, hi)) = range {
+    loop {
         let (cur, nxt) = if swapped { (&mut *next, &mut *frontier) } else { (&mut *frontier, &mut *next) };
-        let mut grown: Option<(usize, usize)> = None;
+        let mut grown: [Option<(usize, usize)>; MAX_PLAYERS] = [None; MAX_PLAYERS];
+        let mut written: Option<(usize, usize)> = None;
         for &id in living {
-            let from = &cur[id * words..(id + 1) * words];
-            let rows = bitboard::expand(layout, from, free, lo, hi, &mut nxt[id * words..(id + 1) * words]);
-            if let Some((f, l)) = rows {
-                grown = Some(grown.map_or((f, l), |(gf, gl)| (gf.min(f), gl.max(l))));
-            }
+            let Some((lo, hi)) = rows[id] else { continue };
+            let span = &mut nxt[id * words..(id + 1) * words];
+            grown[id] = bitboard::expand(layout, &cur[id * words..(id + 1) * words], free, lo, hi, span);
+            let (first, last) = (lo.saturating_sub(1), (hi + 1).min(h - 1));
+            written = Some(written.map_or((first, last), |(f, l)| (f.min(first), l.max(last))));
         }
-        // The rows written this layer; settle who got each cell.
-        let first = lo.saturating_sub(1);
-        let last = (hi + 1).min(h - 1);
+        let Some((first, last)) = written else { break };
+        // Settle who got each cell of the rows written this layer.
         for w in first * k..(last + 1) * k {
             let (mut once, mut twice) = (0u64, 0u64);
             for &id in living {
@@ -208,10 +242,12 @@ pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
         }
         // The old layer becomes the buffer of the next one: clear its rows.
         for &id in living {
-            cur[id * words + lo * k..id * words + (hi + 1) * k].fill(0);
+            if let Some((lo, hi)) = rows[id] {
+                cur[id * words + lo * k..id * words + (hi + 1) * k].fill(0);
+            }
         }
+        rows = grown;
         swapped = !swapped;
-        range = grown;
     }
     result
 }

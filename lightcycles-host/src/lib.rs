@@ -15,10 +15,12 @@
 //! - [`verify`]: checking replay files.
 //! - [`map_view`]: maps as pictures and JSON.
 //! - [`view`]: watching games: the replay page, and the board in a terminal.
+//! - [`bench`]: the performance table of `lightcycles bench`.
 //! - [`cli`]: the command line.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod bot;
 pub mod cli;
 pub mod map_view;

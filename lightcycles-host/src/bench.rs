@@ -1,0 +1,503 @@
+//! `lightcycles bench`: the performance table of the README, measured on
+//! this machine, the fast engine beside the reference engine in one run.
+//!
+//! Every measure runs the same work on both engines: the same scripted
+//! games for `step`, the same positions for `clone`, the same boards for the
+//! search helpers (the reference column is a plain breadth-first search on
+//! the reference engine's grid, the way a bot without the fast engine would
+//! do it), the same random bot for full games. Times are medians of several
+//! batches, each batch long enough for the clock; figures from one run are
+//! comparable with each other, less so across machines or runs.
+
+use std::collections::VecDeque;
+use std::hint::black_box;
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+use lightcycles_core::bitboard;
+use lightcycles_core::engine::Engine;
+use lightcycles_core::search::{self, Scratch};
+use lightcycles_core::{map, Action, Config, Dir, FastGame, Game, Pos, SplitMix64, EMPTY};
+
+/// How long each measure runs by default (per engine).
+pub const DEFAULT_TIME: Duration = Duration::from_millis(1500);
+
+/// One line of the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// What is measured.
+    pub what: String,
+    /// The unit of both figures.
+    pub unit: Unit,
+    /// The fast engine's figure.
+    pub fast: f64,
+    /// The reference engine's figure.
+    pub reference: f64,
+}
+
+/// The unit of a row: a time per operation (lower is better), a rate
+/// (higher is better) or a size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Nanoseconds per operation.
+    Nanos,
+    /// Operations per second.
+    PerSecond,
+    /// Bytes.
+    Bytes,
+}
+
+impl Row {
+    /// How many times better the fast engine does (time and rate alike);
+    /// for sizes, how many times smaller.
+    pub fn speedup(&self) -> f64 {
+        match self.unit {
+            Unit::Nanos | Unit::Bytes => self.reference / self.fast,
+            Unit::PerSecond => self.fast / self.reference,
+        }
+    }
+}
+
+/// Measures every row, spending about `time` per engine on each.
+pub fn measure(time: Duration) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let ns = |what: &str, fast: f64, reference: f64| Row { what: what.into(), unit: Unit::Nanos, fast, reference };
+
+    let (script_fast, script_ref) = (Script::<FastGame>::new(), Script::<Game>::new());
+    rows.push(ns("step (2 players, 48 × 36)", script_fast.ns_per_step(time), script_ref.ns_per_step(time)));
+    rows.push(ns("clone + step", script_fast.ns_per_clone_step(time), script_ref.ns_per_clone_step(time)));
+    rows.push(ns(
+        "copy into + step (no allocation)",
+        script_fast.ns_per_copy_step(time),
+        script_ref.ns_per_copy_step(time),
+    ));
+
+    for (label, ticks) in [("early game", EARLY_TICK), ("mid game", MID_TICK)] {
+        let fast = board_at(ticks);
+        let reference = Game::from_position(&fast.position()).expect("a position of a played game is valid");
+        let free = Config::default().cells() as u32 - bitboard::count(fast.solid());
+        let mut scratch = Scratch::for_game(&fast);
+        let mut plain = PlainSearch::new(&reference);
+        let head = fast.head(0);
+        rows.push(ns(
+            &format!("reachable cells, {label} (tick {}, {free} free)", fast.tick()),
+            per_op(time, || search::reachable_with(black_box(&fast), head, &mut scratch)),
+            per_op(time, || plain.reachable(black_box(&reference), head)),
+        ));
+        rows.push(ns(
+            &format!("Voronoi split, {label}"),
+            per_op(time, || search::voronoi_with(black_box(&fast), &mut scratch)),
+            per_op(time, || plain.voronoi(black_box(&reference))),
+        ));
+    }
+
+    let open = Config { rock_density: 0, ..Config::default() };
+    rows.push(Row {
+        what: "full random games per second (48 × 36, open board, one thread)".into(),
+        unit: Unit::PerSecond,
+        fast: games_per_second::<FastGame>(&open, time),
+        reference: games_per_second::<Game>(&open, time),
+    });
+    let default = Config::default();
+    rows.push(Row {
+        what: "maps generated per second (48 × 36, rock density 4)".into(),
+        unit: Unit::PerSecond,
+        fast: 1e9 / per_op_seeded(time, |seed| map::generate(&default, seed)),
+        reference: 1e9 / per_op_seeded(time, |seed| map::generate_reference(&default, seed)),
+    });
+    let fast = FastGame::seeded(&default, 1).expect("the default configuration builds");
+    let reference = Game::seeded(&default, 1).expect("the default configuration builds");
+    rows.push(Row {
+        what: "one game state (48 × 36, 2 players)".into(),
+        unit: Unit::Bytes,
+        fast: fast.state_bytes() as f64,
+        reference: (std::mem::size_of::<Game>()
+            + std::mem::size_of_val(reference.grid())
+            + std::mem::size_of_val(reference.players())) as f64,
+    });
+    rows
+}
+
+/// Measures and prints the table (Markdown) to `out`.
+pub fn run<W: Write>(out: &mut W, time: Duration) -> io::Result<()> {
+    let rows = measure(time);
+    print_table(out, &rows)
+}
+
+/// Prints rows as the Markdown table of the README.
+pub fn print_table<W: Write>(out: &mut W, rows: &[Row]) -> io::Result<()> {
+    writeln!(out, "| measure | fast | reference | fast vs reference |")?;
+    writeln!(out, "| --- | ---: | ---: | ---: |")?;
+    for row in rows {
+        let ratio = match row.unit {
+            Unit::Bytes => format!("{:.1}× smaller", row.speedup()),
+            _ => format!("{:.0}×", row.speedup()),
+        };
+        writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            row.what,
+            show(row.fast, row.unit),
+            show(row.reference, row.unit),
+            ratio
+        )?;
+    }
+    Ok(())
+}
+
+fn show(value: f64, unit: Unit) -> String {
+    match unit {
+        Unit::Nanos if value < 10.0 => format!("{value:.1} ns"),
+        Unit::Nanos if value < 10_000.0 => format!("{value:.0} ns"),
+        Unit::Nanos => format!("{:.1} µs", value / 1000.0),
+        Unit::PerSecond => format!("{}/s", thousands(value)),
+        Unit::Bytes => format!("{} B", thousands(value)),
+    }
+}
+
+fn thousands(value: f64) -> String {
+    let digits = format!("{:.0}", value);
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Nanoseconds per call of `op`: batches sized to about a tenth of `time`,
+/// the median of them.
+fn per_op<T>(time: Duration, mut op: impl FnMut() -> T) -> f64 {
+    per_op_seeded(time, |_| op())
+}
+
+/// As [`per_op`], passing a fresh seed (0, 1, 2, …) to each call.
+fn per_op_seeded<T>(time: Duration, mut op: impl FnMut(u64) -> T) -> f64 {
+    let mut seed = 0u64;
+    let mut batch = |iterations: u64| {
+        let start = Instant::now();
+        for _ in 0..iterations {
+            black_box(op(seed));
+            seed = seed.wrapping_add(1);
+        }
+        start.elapsed()
+    };
+    // Calibrate: double until a batch takes a tenth of the time.
+    let slice = time / 10;
+    let mut iterations = 1u64;
+    loop {
+        let took = batch(iterations);
+        if took >= slice / 4 || iterations >= 1 << 40 {
+            let per = took.as_secs_f64() / iterations as f64;
+            iterations = ((slice.as_secs_f64() / per.max(1e-12)) as u64).max(1);
+            break;
+        }
+        iterations *= 2;
+    }
+    let mut samples: Vec<f64> = (0..7).map(|_| batch(iterations).as_nanos() as f64 / iterations as f64).collect();
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// The tick of the early-game board.
+const EARLY_TICK: u32 = 10;
+/// The tick of the mid-game board.
+const MID_TICK: u32 = 250;
+
+/// A bot that lasts: the safe move with the most free cells around its
+/// target, straight on ties, then the lowest direction. Deterministic.
+fn steady<E: Engine>(game: &E, id: usize) -> Action {
+    let p = game.player(id);
+    let (w, h) = (game.config().width, game.config().height);
+    let free = |c: Pos| game.cell(c) == EMPTY;
+    let best = safe(game, id).as_slice().iter().copied().max_by_key(|&d| {
+        let target = p.pos.step(d, w, h).expect("safe moves stay on the board");
+        let room = Dir::ALL.iter().filter(|&&e| target.step(e, w, h).is_some_and(free)).count();
+        (room, d == p.dir, std::cmp::Reverse(d.code()))
+    });
+    best.map_or(Action::Keep, Action::Move)
+}
+
+/// The moves that do not crash into the board as it is (neck rule applied),
+/// through the `Engine` trait so both engines run the same bot; no
+/// allocation, so that the bot costs little beside the engine.
+fn safe<E: Engine>(game: &E, id: usize) -> Moves {
+    let p = game.player(id);
+    let (w, h) = (game.config().width, game.config().height);
+    let mut moves = Moves { dirs: [Dir::N; 4], len: 0 };
+    for d in Dir::ALL {
+        if p.trail >= 2 && d == p.dir.opposite() {
+            continue;
+        }
+        if p.pos.step(d, w, h).is_some_and(|c| game.cell(c) == EMPTY) {
+            moves.dirs[moves.len] = d;
+            moves.len += 1;
+        }
+    }
+    moves
+}
+
+/// Up to four directions.
+struct Moves {
+    dirs: [Dir; 4],
+    len: usize,
+}
+
+impl Moves {
+    fn as_slice(&self) -> &[Dir] {
+        &self.dirs[..self.len]
+    }
+
+    /// One of them at random, or any direction when there is none.
+    fn pick(&self, rng: &mut SplitMix64) -> Dir {
+        match self.len {
+            0 => Dir::ALL[rng.below(4) as usize],
+            n => self.dirs[rng.below(n as u64) as usize],
+        }
+    }
+}
+
+/// A default board played by two steady bots up to `ticks` (the first seed
+/// whose game gets that far).
+fn board_at(ticks: u32) -> FastGame {
+    for seed in 0.. {
+        let mut game = FastGame::seeded(&Config::default(), seed).expect("the default configuration builds");
+        while game.tick() < ticks && !game.is_over() {
+            let actions = [steady(&game, 0), steady(&game, 1)];
+            game.step(&actions).expect("the game goes on");
+        }
+        if game.tick() == ticks && !game.is_over() {
+            return game;
+        }
+    }
+    unreachable!("some seed reaches the tick")
+}
+
+/// A recorded game on the default board for the step measures: its start,
+/// and the state and actions of every tick.
+struct Script<E: Engine> {
+    start: E,
+    states: Vec<E>,
+    actions: Vec<[Action; 2]>,
+}
+
+impl<E: Engine> Script<E> {
+    fn new() -> Script<E> {
+        let mut rng = SplitMix64::new(7);
+        for seed in 0.. {
+            let start = E::seeded(&Config::default(), seed).expect("the default configuration builds");
+            let mut game = start.clone();
+            let (mut states, mut actions) = (Vec::new(), Vec::new());
+            while !game.is_over() {
+                // Steady, with a random safe move now and then.
+                let pick = |id: usize, rng: &mut SplitMix64| {
+                    let moves = safe(&game, id);
+                    if rng.below(4) == 0 && moves.len > 0 {
+                        Action::Move(moves.pick(rng))
+                    } else {
+                        steady(&game, id)
+                    }
+                };
+                let tick = [pick(0, &mut rng), pick(1, &mut rng)];
+                states.push(game.clone());
+                actions.push(tick);
+                game.step(&tick).expect("the game goes on");
+            }
+            if actions.len() >= 200 {
+                return Script { start, states, actions };
+            }
+        }
+        unreachable!("some seed gives a long game")
+    }
+
+    fn ns_per_step(&self, time: Duration) -> f64 {
+        let mut game = self.start.clone();
+        let per_game = per_op(time, || {
+            game.clone_from(&self.start);
+            for a in &self.actions {
+                let _ = game.step(black_box(a));
+            }
+            game.tick()
+        });
+        per_game / self.actions.len() as f64
+    }
+
+    fn ns_per_clone_step(&self, time: Duration) -> f64 {
+        let mut i = 0;
+        per_op(time, || {
+            i = (i + 1) % self.states.len();
+            let mut game = self.states[i].clone();
+            let _ = game.step(black_box(&self.actions[i]));
+            game
+        })
+    }
+
+    fn ns_per_copy_step(&self, time: Duration) -> f64 {
+        let mut i = 0;
+        let mut game = self.start.clone();
+        per_op(time, || {
+            i = (i + 1) % self.states.len();
+            game.clone_from(&self.states[i]);
+            let _ = game.step(black_box(&self.actions[i]));
+            game.tick()
+        })
+    }
+}
+
+/// Full games per second: a fresh seeded game each time, two random bots
+/// (a random safe move, any move when none is safe), played to the end.
+fn games_per_second<E: Engine>(config: &Config, time: Duration) -> f64 {
+    let mut rng = SplitMix64::new(11);
+    let ns = per_op_seeded(time, |seed| {
+        let mut game = E::seeded(config, seed).expect("the configuration builds");
+        while !game.is_over() {
+            let mut actions = [Action::Keep; 2];
+            for (id, action) in actions.iter_mut().enumerate() {
+                *action = Action::Move(safe(&game, id).pick(&mut rng));
+            }
+            game.step(&actions).expect("the game goes on");
+        }
+        game.tick()
+    });
+    1e9 / ns
+}
+
+/// Breadth-first searches on the reference engine's grid, cell by cell,
+/// with buffers kept between calls: the yardstick of the search helpers.
+struct PlainSearch {
+    dist: Vec<Vec<u32>>,
+    queue: VecDeque<usize>,
+}
+
+impl PlainSearch {
+    fn new(game: &Game) -> PlainSearch {
+        let cells = game.grid().len();
+        PlainSearch { dist: vec![vec![u32::MAX; cells]; game.num_players()], queue: VecDeque::with_capacity(cells) }
+    }
+
+    /// Distances from `from` through empty cells into `self.dist[slot]`.
+    fn distances(&mut self, game: &Game, from: Pos, slot: usize) -> u32 {
+        let (w, h) = (game.config().width as usize, game.config().height as usize);
+        let grid = game.grid();
+        let dist = &mut self.dist[slot];
+        dist.fill(u32::MAX);
+        self.queue.clear();
+        self.queue.push_back(from.index(w as u32));
+        let mut reached = 0;
+        while let Some(i) = self.queue.pop_front() {
+            let d = if i == from.index(w as u32) { 0 } else { dist[i] };
+            let (x, y) = (i % w, i / w);
+            let mut visit = |j: usize| {
+                if grid[j] == EMPTY && dist[j] == u32::MAX {
+                    dist[j] = d + 1;
+                    reached += 1;
+                    self.queue.push_back(j);
+                }
+            };
+            if x > 0 {
+                visit(i - 1);
+            }
+            if x + 1 < w {
+                visit(i + 1);
+            }
+            if y > 0 {
+                visit(i - w);
+            }
+            if y + 1 < h {
+                visit(i + w);
+            }
+        }
+        reached
+    }
+
+    fn reachable(&mut self, game: &Game, from: Pos) -> u32 {
+        self.distances(game, from, 0)
+    }
+
+    fn voronoi(&mut self, game: &Game) -> [u32; 9] {
+        let living: Vec<usize> = (0..game.num_players()).filter(|&i| game.player(i).alive).collect();
+        for &id in &living {
+            self.distances(game, game.player(id).pos, id);
+        }
+        let mut counts = [0u32; 9];
+        for c in 0..game.grid().len() {
+            let best = living.iter().map(|&id| self.dist[id][c]).min().unwrap_or(u32::MAX);
+            if best == u32::MAX {
+                continue;
+            }
+            let mut owners = living.iter().filter(|&&id| self.dist[id][c] == best);
+            match (owners.next(), owners.next()) {
+                (Some(&id), None) => counts[id] += 1,
+                _ => counts[8] += 1,
+            }
+        }
+        counts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_has_every_row_with_figures() {
+        let rows = measure(Duration::from_millis(2));
+        let names: Vec<&str> = rows.iter().map(|r| r.what.as_str()).collect();
+        for wanted in [
+            "step (2 players, 48 × 36)",
+            "clone + step",
+            "copy into + step",
+            "reachable cells, early game",
+            "Voronoi split, early game",
+            "reachable cells, mid game",
+            "Voronoi split, mid game",
+            "full random games per second",
+            "maps generated per second",
+            "one game state",
+        ] {
+            assert!(names.iter().any(|n| n.starts_with(wanted)), "no row {wanted:?} in {names:?}");
+        }
+        for row in &rows {
+            assert!(row.fast.is_finite() && row.fast > 0.0, "{row:?}");
+            assert!(row.reference.is_finite() && row.reference > 0.0, "{row:?}");
+        }
+        let mut text = Vec::new();
+        print_table(&mut text, &rows).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert_eq!(text.lines().count(), rows.len() + 2);
+        assert!(text.starts_with("| measure | fast | reference | fast vs reference |"));
+    }
+
+    #[test]
+    fn the_plain_searches_agree_with_the_helpers() {
+        for ticks in [EARLY_TICK, MID_TICK] {
+            let fast = board_at(ticks);
+            let reference = Game::from_position(&fast.position()).unwrap();
+            let mut plain = PlainSearch::new(&reference);
+            assert_eq!(plain.reachable(&reference, fast.head(0)), search::reachable(&fast, fast.head(0)));
+            let v = search::voronoi(&fast);
+            let counts = plain.voronoi(&reference);
+            assert_eq!((counts[0], counts[1], counts[8]), (v.counts[0], v.counts[1], v.ties));
+        }
+    }
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(show(7.26, Unit::Nanos), "7.3 ns");
+        assert_eq!(show(512.4, Unit::Nanos), "512 ns");
+        assert_eq!(show(25_300.0, Unit::Nanos), "25.3 µs");
+        assert_eq!(show(1_234_567.0, Unit::PerSecond), "1,234,567/s");
+        assert_eq!(show(960.0, Unit::Bytes), "960 B");
+    }
+}
+
+#[cfg(test)]
+mod print {
+    #[test]
+    #[ignore]
+    fn print_the_table() {
+        super::run(&mut std::io::stdout(), std::time::Duration::from_millis(500)).unwrap();
+    }
+}
