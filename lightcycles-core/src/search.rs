@@ -146,7 +146,8 @@ pub fn voronoi(game: &FastGame) -> Voronoi {
 /// shifts over the rows the layer spans: a cell first reached by one player
 /// is that player's; one reached by several at once is a tie, and the
 /// search goes on through it for each of them (their distances are equal).
-/// Separated players cost only their flood fills.
+/// When only one player's search still has cells ahead, a flood fill
+/// finishes it. Separated players cost only their flood fills.
 pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
     let layout = game.layout();
     scratch.fit(layout);
@@ -211,6 +212,20 @@ pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
     let mut swapped = false;
     loop {
         let (cur, nxt) = if swapped { (&mut *next, &mut *frontier) } else { (&mut *frontier, &mut *next) };
+        let mut searching = living.iter().filter(|&&id| rows[id].is_some());
+        if let (Some(&id), None) = (searching.next(), searching.next()) {
+            // The others have nowhere left to go: whatever this player still
+            // reaches is its own. One flood fill finishes it.
+            let (lo, hi) = rows[id].expect("the player is searching");
+            let span = &mut nxt[id * words..(id + 1) * words];
+            bitboard::expand(layout, &cur[id * words..(id + 1) * words], free, lo, hi, span);
+            bitboard::fill(layout, free, span);
+            for (o, v) in owned[id * words..(id + 1) * words].iter_mut().zip(span.iter()) {
+                *o |= v;
+                result.counts[id] += v.count_ones();
+            }
+            break;
+        }
         let mut grown: [Option<(usize, usize)>; MAX_PLAYERS] = [None; MAX_PLAYERS];
         let mut written: Option<(usize, usize)> = None;
         for &id in living {

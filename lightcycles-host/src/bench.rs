@@ -201,6 +201,9 @@ fn per_op_seeded<T>(time: Duration, mut op: impl FnMut(u64) -> T) -> f64 {
     samples[samples.len() / 2]
 }
 
+/// How many positions (from tick 100 on) the clone measures cycle through.
+const HOT_STATES: usize = 16;
+
 /// The tick of the early-game board.
 const EARLY_TICK: u32 = 10;
 /// The tick of the mid-game board.
@@ -276,11 +279,13 @@ fn board_at(ticks: u32) -> FastGame {
 }
 
 /// A recorded game on the default board for the step measures: its start,
-/// and the state and actions of every tick.
+/// the actions of every tick, and a few positions of its middle with the
+/// actions played on them (a search copies from positions it has just
+/// made, warm in the cache, so the clone measures cycle through a few).
 struct Script<E: Engine> {
     start: E,
-    states: Vec<E>,
     actions: Vec<[Action; 2]>,
+    hot: Vec<(E, [Action; 2])>,
 }
 
 impl<E: Engine> Script<E> {
@@ -289,7 +294,7 @@ impl<E: Engine> Script<E> {
         for seed in 0.. {
             let start = E::seeded(&Config::default(), seed).expect("the default configuration builds");
             let mut game = start.clone();
-            let (mut states, mut actions) = (Vec::new(), Vec::new());
+            let (mut hot, mut actions) = (Vec::new(), Vec::new());
             while !game.is_over() {
                 // Steady, with a random safe move now and then.
                 let pick = |id: usize, rng: &mut SplitMix64| {
@@ -301,12 +306,14 @@ impl<E: Engine> Script<E> {
                     }
                 };
                 let tick = [pick(0, &mut rng), pick(1, &mut rng)];
-                states.push(game.clone());
+                if game.tick() >= 100 && hot.len() < HOT_STATES {
+                    hot.push((game.clone(), tick));
+                }
                 actions.push(tick);
                 game.step(&tick).expect("the game goes on");
             }
             if actions.len() >= 200 {
-                return Script { start, states, actions };
+                return Script { start, actions, hot };
             }
         }
         unreachable!("some seed gives a long game")
@@ -327,9 +334,10 @@ impl<E: Engine> Script<E> {
     fn ns_per_clone_step(&self, time: Duration) -> f64 {
         let mut i = 0;
         per_op(time, || {
-            i = (i + 1) % self.states.len();
-            let mut game = self.states[i].clone();
-            let _ = game.step(black_box(&self.actions[i]));
+            i = (i + 1) % self.hot.len();
+            let (state, actions) = &self.hot[i];
+            let mut game = state.clone();
+            let _ = game.step(black_box(actions));
             game
         })
     }
@@ -338,9 +346,10 @@ impl<E: Engine> Script<E> {
         let mut i = 0;
         let mut game = self.start.clone();
         per_op(time, || {
-            i = (i + 1) % self.states.len();
-            game.clone_from(&self.states[i]);
-            let _ = game.step(black_box(&self.actions[i]));
+            i = (i + 1) % self.hot.len();
+            let (state, actions) = &self.hot[i];
+            game.clone_from(state);
+            let _ = game.step(black_box(actions));
             game.tick()
         })
     }
