@@ -56,6 +56,18 @@ pub enum Command {
     Map(MapArgs),
     /// Write one self-contained HTML page that plays replay files in a browser.
     View(ViewArgs),
+    /// Measure the fast and the reference engine side by side and print the
+    /// performance table of the README (takes about half a minute).
+    Bench(BenchArgs),
+}
+
+/// Arguments of `lightcycles bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Milliseconds spent on each measure, per engine.
+    #[arg(long = "measure-ms", value_name = "MS", default_value_t = crate::bench::DEFAULT_TIME.as_millis() as u64,
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub measure_ms: u64,
 }
 
 /// The `replay` commands.
@@ -394,6 +406,10 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Tournament(args) => tournament(&args, out),
         Command::Map(args) => map(&args, out),
         Command::View(args) => view_page(&args, out),
+        Command::Bench(args) => {
+            let time = std::time::Duration::from_millis(args.measure_ms);
+            crate::bench::run(out, time).map_err(stdout_failure)
+        }
     }
 }
 
