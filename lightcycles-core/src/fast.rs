@@ -42,11 +42,16 @@ struct Rider {
     pos: Pos,
     dir: Dir,
     trail: u32,
-    /// The tick of elimination, 0 while riding (ticks count from 1).
+    /// The tick of elimination, [`RIDING`] while riding.
     eliminated_at: u32,
 }
 
-const NO_RIDER: Rider = Rider { pos: Pos::new(0, 0), dir: Dir::N, trail: 0, eliminated_at: 0 };
+/// `eliminated_at` of a player still riding: no tick is this large (the cap
+/// is at most 1 000 000), while a position may say a player was eliminated
+/// on tick 0.
+const RIDING: u32 = u32::MAX;
+
+const NO_RIDER: Rider = Rider { pos: Pos::new(0, 0), dir: Dir::N, trail: 0, eliminated_at: RIDING };
 
 /// A target that is off the board (no cell has this bit index).
 const OFF_BOARD: u32 = u32::MAX;
@@ -226,7 +231,7 @@ impl Engine for FastGame {
             game.put(word, mask, code);
         }
         for (id, (rider, p)) in game.riders.iter_mut().zip(&position.players).enumerate() {
-            *rider = Rider { pos: p.pos, dir: p.dir, trail: p.trail, eliminated_at: p.eliminated_at.unwrap_or(0) };
+            *rider = Rider { pos: p.pos, dir: p.dir, trail: p.trail, eliminated_at: p.eliminated_at.unwrap_or(RIDING) };
             game.alive |= (p.alive as u8) << id;
         }
         game.decide();
@@ -247,7 +252,7 @@ impl Engine for FastGame {
         for (id, start) in map.starts.iter().enumerate() {
             let (word, mask) = game.layout.locate(start.pos);
             game.put(word, mask, id as u32 + 1);
-            game.riders[id] = Rider { pos: start.pos, dir: start.dir, trail: 1, eliminated_at: 0 };
+            game.riders[id] = Rider { pos: start.pos, dir: start.dir, trail: 1, eliminated_at: RIDING };
             game.alive |= 1 << id;
         }
         Ok(game)
@@ -272,7 +277,7 @@ impl Engine for FastGame {
             dir: r.dir,
             alive: self.alive >> id & 1 != 0,
             trail: r.trail,
-            eliminated_at: (r.eliminated_at != 0).then_some(r.eliminated_at),
+            eliminated_at: (r.eliminated_at != RIDING).then_some(r.eliminated_at),
         }
     }
 
@@ -474,6 +479,19 @@ mod tests {
         let mut c = b.clone();
         c.clone_from(&FastGame::seeded(&Config::default(), 3).unwrap());
         assert_eq!(c, FastGame::seeded(&Config::default(), 3).unwrap());
+    }
+
+    #[test]
+    fn a_player_eliminated_on_tick_0_stays_so() {
+        // A position may say so (one rebuilt from the first observation).
+        let config = Config { width: 8, height: 8, ..Config::default() };
+        let mut position = Game::seeded(&config, 2).unwrap().position();
+        position.players[1].alive = false;
+        position.players[1].eliminated_at = Some(0);
+        let fast = FastGame::from_position(&position).unwrap();
+        assert_eq!(fast.position(), position);
+        assert_eq!(fast.player(1).eliminated_at, Some(0));
+        assert!(!fast.is_over(), "the outcome is decided after a tick, as in the reference");
     }
 
     #[test]

@@ -7,8 +7,9 @@
 //! played through both engines with the same answers; after every tick the
 //! gate compares the tick, every player (head, direction, alive, trail,
 //! tick of elimination), every cell of the board and whether the game is
-//! over, and at the end the outcome. The first difference is reported with
-//! its tick.
+//! over, and at the end the outcome; now and then it also rebuilds the fast
+//! engine from the reference's position as plain data and compares that.
+//! The first difference is reported with its tick.
 //!
 //! `cargo test` plays 2,000 games. The long run of 100,000 is ignored by
 //! default:
@@ -301,6 +302,13 @@ fn run_gate<R: Engine, F: Engine>(spec: &Spec, reference: &mut R, fast: &mut F) 
             }
             compare_state(reference, fast)?;
         }
+        if rng.below(64) == 0 {
+            // An engine rebuilt from the position as plain data (as a bot
+            // rebuilds the referee's state from an observation) is the same.
+            let rebuilt =
+                F::from_position(&reference.position()).map_err(|e| differ(t - 1, "from_position", "Ok", e))?;
+            compare_state(reference, &rebuilt)?;
+        }
         let tick: Vec<Answer> = (0..n).map(|i| answer(reference, i, spec.temper, &mut rng)).collect();
         let actions: Vec<Action> = tick.iter().map(Answer::action).collect();
         let (r, f) = (reference.step(&actions), fast.step(&actions));
@@ -344,7 +352,14 @@ fn gate_range(range: std::ops::Range<u64>) {
         match gate_game::<FastGame>(game) {
             Ok(Some((spec, played))) => stats.add(&spec, &played),
             Ok(None) => stats.unbuildable += 1,
-            Err(d) => panic!("game {game} ({:?}) differs: {d:?}", spec(game)),
+            Err(d) => {
+                let s = spec(game);
+                let board = match s.board {
+                    Board::Seeded(seed) => format!("seeded map {seed}"),
+                    Board::Drawn(_) => "drawn map".to_string(),
+                };
+                panic!("fuzz game {game} ({:?}, {board}, {:?}) differs: {d:?}", s.config, s.temper)
+            }
         }
     }
     stats.assert_broad(range.end - range.start);
