@@ -245,9 +245,18 @@ impl Engine for FastGame {
         map.validate()?;
         let mut game = FastGame::blank(config, 0);
         let width = config.width as usize;
-        for (i, _) in map.rocks.iter().enumerate().filter(|(_, &r)| r) {
-            let (word, mask) = game.layout.locate(Pos::new((i % width) as u8, (i / width) as u8));
-            game.bits[word] |= mask;
+        // Rocks are sparse: skip 64 cells at a time while none is a rock
+        // (the comparison is a plain memory compare).
+        const NO_ROCKS: [bool; 64] = [false; 64];
+        for (c, chunk) in map.rocks.chunks(64).enumerate() {
+            if chunk == &NO_ROCKS[..chunk.len()] {
+                continue;
+            }
+            for (j, _) in chunk.iter().enumerate().filter(|(_, &r)| r) {
+                let i = c * 64 + j;
+                let (word, mask) = game.layout.locate(Pos::new((i % width) as u8, (i / width) as u8));
+                game.bits[word] |= mask;
+            }
         }
         for (id, start) in map.starts.iter().enumerate() {
             let (word, mask) = game.layout.locate(start.pos);
