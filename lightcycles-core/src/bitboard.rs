@@ -101,7 +101,7 @@ pub fn count(bits: &[u64]) -> u32 {
     bits.iter().map(|w| w.count_ones()).sum()
 }
 
-/// The cells of a row whose bits are set, in increasing `x`.
+/// The cells whose bits are set, row by row, each row in increasing `x`.
 pub fn cells(layout: Layout, bits: &[u64]) -> impl Iterator<Item = Pos> + '_ {
     let k = layout.words_per_row();
     bits.iter().enumerate().flat_map(move |(i, &word)| {

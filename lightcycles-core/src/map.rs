@@ -151,7 +151,7 @@ pub enum MapError {
 /// After each attempt it must know whether the open cells are still all
 /// connected. It asks only about the cells around the new rocks: the open
 /// cells were connected before, so they still are exactly when the open
-/// neighbours of the new rocks are connected to each other ([`CutCheck`]).
+/// neighbours of the new rocks are connected to each other.
 pub fn generate(config: &Config, seed: u64) -> Result<Map, MapError> {
     generate_checked(config, seed, Check::Local)
 }
@@ -366,11 +366,11 @@ impl Connectivity {
 ///
 /// A connected graph stays connected after removing some cells exactly when
 /// the open neighbours of the removed cells are still connected to each
-/// other (every part left over touches a removed cell). Two checks, the
-/// cheap one first:
-///
-/// New rocks side by side are taken together as one cluster; each cluster
-/// is checked on its own:
+/// other (every part left over touches a removed cell). New rocks side by
+/// side are taken together as one cluster, and each cluster is checked on
+/// its own (a cluster touches no other, so each part left over touches the
+/// rest only through the one cluster beside it). Two checks, the cheap one
+/// first:
 ///
 /// 1. A lone new rock whose open neighbours lie on one arc of open cells of
 ///    its ring of eight: the arc joins them, in a few lookups. This settles

@@ -23,9 +23,10 @@ use crate::geometry::{Dir, Pos};
 /// paths allocate nothing. It resizes itself (allocating) only when it meets
 /// a board larger than any before.
 ///
-/// It also keeps what the last calls found: [`Scratch::reached`] after
+/// It also keeps what the last call found: [`Scratch::reached`] after
 /// [`reachable_with`], [`Scratch::owned`] and [`Scratch::owner`] after
-/// [`voronoi_with`].
+/// [`voronoi_with`]. Any later call with the same scratch may overwrite
+/// them: read them first.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
     layout: Option<Layout>,
