@@ -63,7 +63,7 @@ pub(crate) const fn fault_policy_code(policy: FaultPolicy) -> u32 {
 }
 
 /// The fault policy of a C code, or an error naming `arg`.
-pub(crate) fn fault_policy(arg: &str, code: u32) -> FfiResult<FaultPolicy> {
+pub(crate) fn parse_fault_policy(arg: &str, code: u32) -> FfiResult<FaultPolicy> {
     match code {
         LC_FAULT_POLICY_STRAIGHT => Ok(FaultPolicy::Straight),
         LC_FAULT_POLICY_ELIMINATE => Ok(FaultPolicy::Eliminate),
@@ -83,7 +83,7 @@ impl LcConfig {
             players: self.players,
             max_ticks: self.max_ticks,
             rock_density: self.rock_density,
-            fault_policy: fault_policy(&format!("{arg}->fault_policy"), self.fault_policy)?,
+            fault_policy: parse_fault_policy(&format!("{arg}->fault_policy"), self.fault_policy)?,
         };
         config.validate().map_err(|e| FfiError::new(LcStatus::Config, format_args!("{arg}: {e}")))?;
         Ok(config)

@@ -7,7 +7,7 @@ use lightcycles_core::map::parse_2010;
 use lightcycles_core::observation::Observation;
 use lightcycles_core::{Action, Config, Dir, Engine, FaultKind, Pos, Position, StepError};
 
-use crate::config::{fault_policy, LcConfig, CONFIG_V1_SIZE};
+use crate::config::{parse_fault_policy, LcConfig, CONFIG_V1_SIZE};
 use crate::error::{borrow, borrow_mut, check_struct_size, guard, slice, slice_mut, FfiError, FfiResult};
 use crate::observation::{read_observation, LcObservation};
 use crate::search;
@@ -199,7 +199,7 @@ pub unsafe extern "C" fn lc_game_from_map(
     text: *const c_char,
     len: usize,
     max_ticks: u32,
-    fault_policy_code: u32,
+    fault_policy: u32,
     out: *mut *mut LcGame,
 ) -> LcStatus {
     guard("lc_game_from_map", || {
@@ -212,7 +212,7 @@ pub unsafe extern "C" fn lc_game_from_map(
         let bytes = unsafe { slice(text.cast::<u8>(), len, "text") }?;
         let text = core::str::from_utf8(bytes)
             .map_err(|e| FfiError::new(LcStatus::Parse, format_args!("text is not UTF-8: {e}")))?;
-        let policy = fault_policy("fault_policy", fault_policy_code)?;
+        let policy = parse_fault_policy("fault_policy", fault_policy)?;
         let map = parse_2010(text).map_err(|e| FfiError::new(LcStatus::Map, format_args!("map: {e}")))?;
         let config = Config {
             width: map.width,
@@ -246,14 +246,14 @@ pub unsafe extern "C" fn lc_game_from_map(
 #[no_mangle]
 pub unsafe extern "C" fn lc_game_from_observation(
     obs: *const LcObservation,
-    fault_policy_code: u32,
+    fault_policy: u32,
     out: *mut *mut LcGame,
 ) -> LcStatus {
     guard("lc_game_from_observation", || {
         // SAFETY: the caller's promises.
         let out = unsafe { take_out(out) }?;
         let obs: Observation = unsafe { read_observation(obs, "obs") }?;
-        let policy = fault_policy("fault_policy", fault_policy_code)?;
+        let policy = parse_fault_policy("fault_policy", fault_policy)?;
         let position = Position::from_observation(&obs, policy).map_err(|e| {
             let status = match e {
                 lightcycles_core::PositionError::Config(_) => LcStatus::Config,

@@ -58,31 +58,31 @@ impl LcStatus {
             LcStatus::Panic => "LC_STATUS_PANIC",
         }
     }
-
-    /// Every status, in code order.
-    pub const ALL: [LcStatus; 13] = [
-        LcStatus::Ok,
-        LcStatus::NullPointer,
-        LcStatus::OutOfRange,
-        LcStatus::StructSize,
-        LcStatus::Config,
-        LcStatus::Map,
-        LcStatus::Position,
-        LcStatus::Parse,
-        LcStatus::GameOver,
-        LcStatus::NotOver,
-        LcStatus::BufferTooSmall,
-        LcStatus::ShapeMismatch,
-        LcStatus::Panic,
-    ];
 }
+
+/// Every status, in code order.
+pub(crate) const ALL_STATUSES: [LcStatus; 13] = [
+    LcStatus::Ok,
+    LcStatus::NullPointer,
+    LcStatus::OutOfRange,
+    LcStatus::StructSize,
+    LcStatus::Config,
+    LcStatus::Map,
+    LcStatus::Position,
+    LcStatus::Parse,
+    LcStatus::GameOver,
+    LcStatus::NotOver,
+    LcStatus::BufferTooSmall,
+    LcStatus::ShapeMismatch,
+    LcStatus::Panic,
+];
 
 /// The name of a status code as a static, NUL-terminated string (for
 /// example `"LC_STATUS_GAME_OVER"`), or `"LC_STATUS_UNKNOWN"` for a value
 /// that is not a status. Never null; never free it.
 #[no_mangle]
 pub extern "C" fn lc_status_name(status: i32) -> *const c_char {
-    let name: &'static [u8] = match LcStatus::ALL.iter().find(|s| **s as i32 == status) {
+    let name: &'static [u8] = match ALL_STATUSES.iter().find(|s| **s as i32 == status) {
         Some(LcStatus::Ok) => b"LC_STATUS_OK\0",
         Some(LcStatus::NullPointer) => b"LC_STATUS_NULL_POINTER\0",
         Some(LcStatus::OutOfRange) => b"LC_STATUS_OUT_OF_RANGE\0",
@@ -108,14 +108,14 @@ mod tests {
 
     #[test]
     fn codes_are_dense_and_names_match() {
-        for (code, status) in LcStatus::ALL.iter().enumerate() {
+        for (code, status) in ALL_STATUSES.iter().enumerate() {
             assert_eq!(*status as i32, code as i32);
             let name = unsafe { CStr::from_ptr(lc_status_name(code as i32)) };
             assert_eq!(name.to_str().unwrap(), status.name());
         }
         let unknown = unsafe { CStr::from_ptr(lc_status_name(-1)) };
         assert_eq!(unknown.to_str().unwrap(), "LC_STATUS_UNKNOWN");
-        let unknown = unsafe { CStr::from_ptr(lc_status_name(LcStatus::ALL.len() as i32)) };
+        let unknown = unsafe { CStr::from_ptr(lc_status_name(ALL_STATUSES.len() as i32)) };
         assert_eq!(unknown.to_str().unwrap(), "LC_STATUS_UNKNOWN");
     }
 }
