@@ -552,6 +552,26 @@ pub unsafe extern "C" fn lc_game_reachable(game: *const LcGame, player: u32, out
     })
 }
 
+/// Writes to `*out` whether players `a` and `b` can no longer meet: no
+/// empty cell is reachable by both, so each only fills its own room (true
+/// when either is no longer riding). The signal to switch from fighting to
+/// filling.
+///
+/// # Safety
+/// `game` must be NULL or a live game; `out` must be NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn lc_game_separated(game: *const LcGame, a: u32, b: u32, out: *mut bool) -> LcStatus {
+    guard("lc_game_separated", || {
+        // SAFETY: the caller's promises.
+        let game = unsafe { borrow(game, "game") }?;
+        let out = unsafe { borrow_mut(out, "out") }?;
+        let a = player_id(&game.engine, a).map_err(|e| FfiError::out_of_range(format_args!("a: {}", e.message)))?;
+        let b = player_id(&game.engine, b).map_err(|e| FfiError::out_of_range(format_args!("b: {}", e.message)))?;
+        *out = search::separated(&game.engine, a, b);
+        Ok(())
+    })
+}
+
 /// The Voronoi split of the board: `counts[i]` receives the number of empty
 /// cells that living player `i` reaches strictly before every other living
 /// player (shortest paths through empty cells from the heads); dead players

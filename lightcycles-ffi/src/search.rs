@@ -68,6 +68,32 @@ pub fn reachable<E: Engine>(engine: &E, player: usize) -> u32 {
     })
 }
 
+/// Whether players `a` and `b` can no longer meet: no empty cell is
+/// reachable by both (so each fills its own room). True when either is no
+/// longer riding, false for `a == b` while it rides.
+pub fn separated<E: Engine>(engine: &E, a: usize, b: usize) -> bool {
+    let (pa, pb) = (engine.player(a), engine.player(b));
+    if !pa.alive || !pb.alive {
+        return true;
+    }
+    if a == b {
+        return false;
+    }
+    let config = engine.config();
+    let (w, h) = (config.width, config.height);
+    SCRATCH.with(|s| {
+        let s = &mut *s.borrow_mut();
+        s.dist.resize(config.cells(), UNREACHED);
+        distances(engine, pa.pos, &mut s.dist, &mut s.queue);
+        // b's room is the empty cells connected to its head's neighbours:
+        // the rooms meet when a reaches one of those neighbours.
+        !Dir::ALL.into_iter().filter_map(|d| pb.pos.step(d, w, h)).any(|n| {
+            let i = n.index(w);
+            s.dist[i] != UNREACHED && s.dist[i] > 0
+        })
+    })
+}
+
 /// The Voronoi split: `counts[i]` becomes the number of empty cells that
 /// living player `i` reaches strictly before every other living player
 /// (shortest paths through empty cells from the heads); dead players get 0.
@@ -172,6 +198,25 @@ mod tests {
     }
 
     #[test]
+    fn separation_is_about_shared_empty_cells() {
+        let open = game(OPEN);
+        assert!(!separated(&open, 0, 1));
+        assert!(!separated(&open, 1, 0));
+        assert!(!separated(&open, 0, 0));
+        let walled = "8 8\n    #   \n 1  #   \n    #   \n    #   \n    #   \n    #   \n    # 2 \n    #   \n";
+        let g = game(walled);
+        assert!(separated(&g, 0, 1) && separated(&g, 1, 0));
+        // Heads side by side across the wall's only gap share that gap.
+        let gap = "8 8\n   #    \n   #    \n   #    \n  1 2   \n   #    \n   #    \n   #    \n   #    \n";
+        let g = game(gap);
+        assert!(!separated(&g, 0, 1) && !separated(&g, 1, 0));
+        // Heads touching with no empty cell between them: nothing to share.
+        let touching = "8 8\n########\n#12#   #\n########\n#      #\n#      #\n#      #\n#      #\n########\n";
+        let g = game(touching);
+        assert!(separated(&g, 0, 1));
+    }
+
+    #[test]
     fn the_dead_reach_nothing_and_own_nothing() {
         let mut g = game(OPEN);
         // Player 1 rides E off... it starts facing the longest run; force it
@@ -183,6 +228,7 @@ mod tests {
         let mut counts = [0u32; 2];
         voronoi(&g, &mut counts, &mut []);
         assert_eq!(counts[1], 0);
+        assert!(separated(&g, 0, 1));
         if g.player(0).alive {
             assert_eq!(counts[0], reachable(&g, 0));
         }

@@ -444,6 +444,16 @@ static void test_search_helpers(void) {
     OK(lc_game_voronoi(game, counts, 2, NULL, 0));
     OK(lc_game_voronoi(game, counts, 2, NULL, 5)); /* no owners wanted: the length is ignored */
 
+    bool apart = true;
+    OK(lc_game_separated(game, 0, 1, &apart));
+    CHECK(!apart);
+    OK(lc_game_separated(game, 1, 1, &apart));
+    CHECK(!apart);
+    FAILS(lc_game_separated(game, 0, 2, &apart), LC_STATUS_OUT_OF_RANGE, "b: player = 2");
+    FAILS(lc_game_separated(game, 8, 0, &apart), LC_STATUS_OUT_OF_RANGE, "a: player = 8");
+    FAILS(lc_game_separated(NULL, 0, 1, &apart), LC_STATUS_NULL_POINTER, "game is null");
+    FAILS(lc_game_separated(game, 0, 1, NULL), LC_STATUS_NULL_POINTER, "out is null");
+
     FAILS(lc_game_reachable(game, 2, &room), LC_STATUS_OUT_OF_RANGE, "player = 2");
     FAILS(lc_game_reachable(NULL, 0, &room), LC_STATUS_NULL_POINTER, "game is null");
     FAILS(lc_game_reachable(game, 0, NULL), LC_STATUS_NULL_POINTER, "out is null");
@@ -464,6 +474,17 @@ static void test_search_helpers(void) {
     OK(lc_game_voronoi(game, counts, 2, NULL, 0));
     OK(lc_game_reachable(game, 0, &room));
     CHECK(counts[1] == 0 && counts[0] == room);
+    OK(lc_game_separated(game, 0, 1, &apart));
+    CHECK(apart);
+    lc_game_free(game);
+
+    /* A wall with no gap: two rooms. */
+    static const char WALLED[] = "8 8\n    #   \n 1  #   \n    #   \n    #   \n    #   \n    #   \n    # 2 \n    #   \n";
+    OK(lc_game_from_map(WALLED, strlen(WALLED), 2000, LC_FAULT_POLICY_STRAIGHT, &game));
+    OK(lc_game_separated(game, 0, 1, &apart));
+    CHECK(apart);
+    OK(lc_game_voronoi(game, counts, 2, NULL, 0));
+    CHECK(counts[0] == 31 && counts[1] == 23);
     lc_game_free(game);
 }
 
