@@ -654,6 +654,17 @@ enum LcStatus lc_game_observation_json(const struct LcGame *game,
 enum LcStatus lc_game_reachable(const struct LcGame *game, uint32_t player, uint32_t *out);
 
 /**
+ * Writes to `*out` whether players `a` and `b` can no longer meet: no
+ * empty cell is reachable by both, so each only fills its own room (true
+ * when either is no longer riding). The signal to switch from fighting to
+ * filling.
+ *
+ * # Safety
+ * `game` must be NULL or a live game; `out` must be NULL or writable.
+ */
+enum LcStatus lc_game_separated(const struct LcGame *game, uint32_t a, uint32_t b, bool *out);
+
+/**
  * The Voronoi split of the board: `counts[i]` receives the number of empty
  * cells that living player `i` reaches strictly before every other living
  * player (shortest paths through empty cells from the heads); dead players
