@@ -29,17 +29,35 @@ pub fn profile_dir() -> PathBuf {
     deps.parent().expect("deps/ is in the profile directory").to_path_buf()
 }
 
-/// A built library of this crate (`liblightcycles.a` or `.so`): cargo builds
-/// every crate type of the library before it builds the tests that use it.
+/// A built library of this crate (`liblightcycles.a` or `.so`). Cargo builds
+/// every crate type of the library before the tests that use it: `cargo
+/// test` leaves them in `deps/` (as `liblightcycles.a`, or with a hash in the
+/// name), `cargo build` copies them up a level. The newest one is the one
+/// this test run built.
 pub fn built_library(file: &str) -> PathBuf {
+    let (stem, ext) = file.rsplit_once('.').expect("a library file name has an extension");
     let dir = profile_dir();
-    let candidates = [dir.join(file), dir.join("deps").join(file)];
-    for path in &candidates {
-        if path.is_file() {
-            return path.clone();
+    let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
+    for folder in [dir.clone(), dir.join("deps")] {
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let matches = name == file || (name.starts_with(&format!("{stem}-")) && name.ends_with(&format!(".{ext}")));
+            let modified = entry.metadata().and_then(|m| m.modified()).ok();
+            if let (true, Some(modified)) = (matches, modified) {
+                let newer = match &newest {
+                    Some((t, _)) => modified > *t,
+                    None => true,
+                };
+                if newer {
+                    newest = Some((modified, entry.path()));
+                }
+            }
         }
     }
-    panic!("{file} not found in {} or its deps/: build the library first (cargo build -p lightcycles-ffi)", dir.display());
+    newest.map(|(_, path)| path).unwrap_or_else(|| {
+        panic!("{file} not found in {} or its deps/: build the library (cargo build -p lightcycles-ffi)", dir.display())
+    })
 }
 
 /// The static library.
