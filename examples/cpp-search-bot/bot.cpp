@@ -1,0 +1,365 @@
+// A LightCycles bot in C++17 that links the engine through its C ABI and
+// searches: iterative-deepening alpha-beta over simultaneous moves (the bot
+// commits to a move, the opponent answers it), a Voronoi evaluation, and a
+// time budget per move.
+//
+// One source, two builds:
+//   -DLC_BOT_PLUGIN  a plugin exporting lightcycles_bot_v1 (the plugin ABI);
+//   otherwise        a program speaking the JSON-lines protocol: one
+//                    observation per line on stdin, one answer N/E/S/W per
+//                    line on stdout. Options: --time-ms N (budget per move,
+//                    default 40), --verbose (one line per move on stderr).
+// See README.md beside this file for the build commands.
+
+#include <lightcycles.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Scores, from the bot's point of view.
+constexpr int kWin = 100000000;                // a won game (minus the plies it takes)
+constexpr int kDraw = -kWin / 2;               // a draw: better than losing, worse than playing on
+constexpr int kInfinity = 2 * kWin;            // beyond every score
+constexpr int kSeparatedWeight = 64;           // one cell of room, once the players are apart
+constexpr int kDecided = kWin - 100000;        // scores past this end the game for sure
+constexpr int kMaxDepth = 400;                 // full moves; a board never lasts longer in a search
+
+constexpr int kDx[4] = {0, 1, 0, -1};
+constexpr int kDy[4] = {-1, 0, 1, 0};
+
+// What one search reports, for logs and tests.
+struct Report {
+    int move = -1;
+    int depth = 0;   // full moves (both players) completed
+    int score = 0;
+    long nodes = 0;
+};
+
+LcPlayer player_of(const LcGame *game, uint32_t id) {
+    LcPlayer p{};
+    p.struct_size = sizeof p;
+    lc_game_player(game, id, &p);
+    return p;
+}
+
+class Searcher {
+  public:
+    Searcher() = default;
+    Searcher(const Searcher &) = delete;
+    Searcher &operator=(const Searcher &) = delete;
+    ~Searcher() {
+        for (LcGame *g : stack_) lc_game_free(g);
+        lc_game_free(root_);
+    }
+
+    // Chooses a move for the observed state within `budget_ms`.
+    Report choose(const LcObservation *obs, double budget_ms) {
+        Report report;
+        const auto start = Clock::now();
+        deadline_ = start + std::chrono::microseconds(static_cast<long>(budget_ms * 1000.0));
+        LcGame *root = nullptr;
+        if (lc_game_from_observation(obs, LC_FAULT_POLICY_STRAIGHT, &root) != LC_STATUS_OK) {
+            std::fprintf(stderr, "cpp-search-bot: %s\n", lc_last_error());
+            return report;
+        }
+        if (root_ != nullptr && !same_shape(root, root_)) {
+            for (LcGame *g : stack_) lc_game_free(g);
+            stack_.clear();
+        }
+        lc_game_free(root_);
+        root_ = root;
+        width_ = static_cast<int>(obs->width);
+        height_ = static_cast<int>(obs->height);
+        players_ = obs->num_players;
+        me_ = obs->you;
+        opponent_ = nearest_opponent(root_);
+        nodes_ = 0;
+
+        int moves[4];
+        const int n = moves_of(root_, me_, moves);
+        report.move = moves[0];
+        if (n == 1 || opponent_ < 0) {
+            return report;  // a forced move, or nobody to play against
+        }
+        int best_so_far = moves[0];
+        for (int depth = 1; depth <= kMaxDepth; depth++) {
+            aborted_ = false;
+            root_best_ = -1;
+            const int score = max_node(root_, depth, -kInfinity, kInfinity, 0, best_so_far);
+            if (aborted_) break;
+            best_so_far = root_best_;
+            report.move = root_best_;
+            report.depth = depth;
+            report.score = score;
+            if (score >= kDecided || score <= -kDecided) break;  // the outcome is known
+            if (Clock::now() >= deadline_) break;
+        }
+        report.nodes = nodes_;
+        return report;
+    }
+
+  private:
+    static bool same_shape(const LcGame *a, const LcGame *b) {
+        LcConfig ca{}, cb{};
+        ca.struct_size = cb.struct_size = sizeof(LcConfig);
+        lc_game_config(a, &ca);
+        lc_game_config(b, &cb);
+        return ca.width == cb.width && ca.height == cb.height && ca.players == cb.players;
+    }
+
+    // The living opponent closest to the bot's head, or -1.
+    int nearest_opponent(const LcGame *game) const {
+        const LcPlayer mine = player_of(game, me_);
+        int best = -1;
+        long best_distance = 0;
+        for (uint32_t id = 0; id < players_; id++) {
+            if (id == me_) continue;
+            const LcPlayer p = player_of(game, id);
+            if (!p.alive) continue;
+            const long d = std::labs(static_cast<long>(p.x) - mine.x) + std::labs(static_cast<long>(p.y) - mine.y);
+            if (best < 0 || d < best_distance) {
+                best = static_cast<int>(id);
+                best_distance = d;
+            }
+        }
+        return best;
+    }
+
+    bool empty(const LcGame *game, int x, int y) const {
+        if (x < 0 || y < 0 || x >= width_ || y >= height_) return false;
+        int8_t value = 0;
+        return lc_game_cell(game, x, y, &value) == LC_STATUS_OK && value == -1;
+    }
+
+    // The moves of `id` that do not hit anything standing: never the
+    // reversal into its neck; the current direction when all moves crash.
+    int moves_of(const LcGame *game, uint32_t id, int out[4]) const {
+        const LcPlayer p = player_of(game, id);
+        int n = 0;
+        for (int d = 0; d < 4; d++) {
+            if (p.trail >= 2 && d == static_cast<int>((p.dir + 2) % 4)) continue;
+            if (empty(game, static_cast<int>(p.x) + kDx[d], static_cast<int>(p.y) + kDy[d])) out[n++] = d;
+        }
+        if (n == 0) out[n++] = static_cast<int>(p.dir);
+        return n;
+    }
+
+    bool out_of_time() {
+        if ((++nodes_ & 31) == 0 && Clock::now() >= deadline_) aborted_ = true;
+        return aborted_;
+    }
+
+    LcGame *level(int ply) {
+        while (static_cast<int>(stack_.size()) <= ply) {
+            LcGame *g = nullptr;
+            lc_game_clone(root_, &g);
+            stack_.push_back(g);
+        }
+        return stack_[static_cast<size_t>(ply)];
+    }
+
+    // The score of a finished game, or of a game the bot is out of.
+    int terminal(const LcGame *game, int ply, bool *is_terminal) const {
+        *is_terminal = true;
+        const LcPlayer mine = player_of(game, me_);
+        bool over = false;
+        lc_game_is_over(game, &over);
+        if (over) {
+            LcResult r{};
+            r.struct_size = sizeof r;
+            lc_game_result(game, &r);
+            if (r.winner == static_cast<int32_t>(me_)) return kWin - ply;
+            if (r.placements[me_] == 1) return kDraw;
+            return -kWin + ply;
+        }
+        if (!mine.alive) return -kWin + ply;
+        *is_terminal = false;
+        return 0;
+    }
+
+    // Voronoi: cells the bot reaches first minus the opponent's; once they
+    // are apart, the room each has left, weighted to dominate.
+    int evaluate(const LcGame *game) const {
+        uint32_t counts[LC_MAX_PLAYERS] = {0};
+        lc_game_voronoi(game, counts, LC_MAX_PLAYERS, nullptr, 0);
+        const int diff = static_cast<int>(counts[me_]) - static_cast<int>(counts[opponent_]);
+        bool apart = false;
+        lc_game_separated(game, me_, static_cast<uint32_t>(opponent_), &apart);
+        return apart ? diff * kSeparatedWeight : diff;
+    }
+
+    // The bot picks a move; `first` is tried first (the best of the last iteration).
+    int max_node(const LcGame *game, int depth, int alpha, int beta, int ply, int first) {
+        if (out_of_time()) return 0;
+        bool is_terminal = false;
+        const int score = terminal(game, ply, &is_terminal);
+        if (is_terminal) return score;
+        if (depth == 0) return evaluate(game);
+        int moves[4];
+        const int n = moves_of(game, me_, moves);
+        if (first >= 0) {
+            for (int i = 1; i < n; i++) {
+                if (moves[i] == first) std::swap(moves[0], moves[i]);
+            }
+        }
+        int best = -kInfinity;
+        for (int i = 0; i < n; i++) {
+            const int value = min_node(game, moves[i], depth, alpha, beta, ply);
+            if (aborted_) return 0;
+            if (value > best) {
+                best = value;
+                if (ply == 0) root_best_ = moves[i];
+            }
+            alpha = std::max(alpha, value);
+            if (alpha >= beta) break;
+        }
+        return best;
+    }
+
+    // The opponent answers the bot's move `mine`; then the tick is played.
+    int min_node(const LcGame *game, int mine, int depth, int alpha, int beta, int ply) {
+        int theirs[4];
+        const LcPlayer opponent = player_of(game, static_cast<uint32_t>(opponent_));
+        const int n = opponent.alive ? moves_of(game, static_cast<uint32_t>(opponent_), theirs) : 1;
+        if (!opponent.alive) theirs[0] = LC_MOVE_NONE;
+        int codes[LC_MAX_PLAYERS];
+        for (uint32_t id = 0; id < players_; id++) codes[id] = LC_MOVE_NONE;
+        int best = kInfinity;
+        for (int i = 0; i < n; i++) {
+            LcGame *child = level(ply);
+            lc_game_copy_into(game, child);
+            codes[me_] = mine;
+            codes[opponent_] = theirs[i];
+            if (lc_game_step(child, codes, players_) != LC_STATUS_OK) continue;
+            const int value = max_node(child, depth - 1, alpha, beta, ply + 1, -1);
+            if (aborted_) return 0;
+            best = std::min(best, value);
+            beta = std::min(beta, value);
+            if (alpha >= beta) break;
+        }
+        return best;
+    }
+
+    LcGame *root_ = nullptr;
+    std::vector<LcGame *> stack_;  // one game per ply, reused with lc_game_copy_into
+    Clock::time_point deadline_{};
+    int width_ = 0, height_ = 0;
+    uint32_t players_ = 0, me_ = 0;
+    int opponent_ = -1;
+    int root_best_ = -1;
+    long nodes_ = 0;
+    bool aborted_ = false;
+};
+
+// A bot for one game: the searcher and its budget.
+struct Bot {
+    Searcher searcher;
+    double default_budget_ms = 40.0;
+    bool verbose = false;
+
+    int choose(const LcObservation *obs) {
+        // Half the host's limit when it says one: the rest is for the host.
+        const double budget = obs->time_limit_ms > 0 ? obs->time_limit_ms * 0.5 : default_budget_ms;
+        const Report r = searcher.choose(obs, budget);
+        if (verbose) {
+            std::fprintf(stderr, "tick %u move %c depth %d plies %d nodes %ld score %d\n", obs->tick,
+                         r.move >= 0 ? "NESW"[r.move] : '-', r.depth, 2 * r.depth, r.nodes, r.score);
+        }
+        return r.move;
+    }
+};
+
+double env_budget(double fallback) {
+    const char *text = std::getenv("LC_BOT_TIME_MS");
+    return text != nullptr && std::atof(text) > 0 ? std::atof(text) : fallback;
+}
+
+}  // namespace
+
+#ifdef LC_BOT_PLUGIN
+
+// ---- The plugin: the table of LcBotV1. No exception leaves these functions.
+
+extern "C" {
+
+static void *bot_create(const LcObservation *first, uint64_t seed) {
+    (void)first;
+    (void)seed;  // the search is deterministic
+    try {
+        Bot *bot = new Bot();
+        bot->default_budget_ms = env_budget(bot->default_budget_ms);
+        bot->verbose = std::getenv("LC_BOT_VERBOSE") != nullptr;
+        return bot;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+static int32_t bot_choose(void *bot, const LcObservation *obs) {
+    if (bot == nullptr || obs == nullptr) return LC_MOVE_NONE;
+    try {
+        return static_cast<Bot *>(bot)->choose(obs);
+    } catch (...) {
+        return LC_MOVE_NONE;
+    }
+}
+
+static void bot_destroy(void *bot) { delete static_cast<Bot *>(bot); }
+
+static const LcBotV1 kTable = {
+    sizeof(LcBotV1), LC_BOT_ABI_VERSION, "cpp-search-bot", bot_create, bot_choose, bot_destroy,
+};
+
+__attribute__((visibility("default"))) const LcBotV1 *lightcycles_bot_v1(void) { return &kTable; }
+
+}  // extern "C"
+
+#else
+
+// ---- The stand-alone program: JSON lines in, one answer line out per line.
+
+int main(int argc, char **argv) {
+    Bot bot;
+    bot.default_budget_ms = env_budget(bot.default_budget_ms);
+    for (int i = 1; i < argc; i++) {
+        if (std::strcmp(argv[i], "--time-ms") == 0 && i + 1 < argc) {
+            bot.default_budget_ms = std::atof(argv[++i]);
+        } else if (std::strcmp(argv[i], "--verbose") == 0) {
+            bot.verbose = true;
+        } else {
+            std::fprintf(stderr, "usage: %s [--time-ms N] [--verbose]\n", argv[0]);
+            return 2;
+        }
+    }
+    std::ios::sync_with_stdio(false);
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        const LcObservation *obs = nullptr;
+        int move = LC_MOVE_NONE;
+        if (lc_observation_from_json(line.data(), line.size(), &obs) == LC_STATUS_OK) {
+            move = bot.choose(obs);
+            lc_observation_free(obs);
+        } else {
+            std::fprintf(stderr, "cpp-search-bot: %s\n", lc_last_error());
+        }
+        // Exactly one answer per observation; with no move, an empty line
+        // (a fault the host records, and the cycle keeps its direction).
+        std::printf("%s\n", move >= 0 ? std::string(1, "NESW"[move]).c_str() : "");
+        std::fflush(stdout);
+    }
+    return 0;
+}
+
+#endif
