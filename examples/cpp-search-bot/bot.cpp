@@ -44,6 +44,7 @@ struct Report {
     int depth = 0;   // full moves (both players) completed
     int score = 0;
     long nodes = 0;
+    bool forced = false;  // one move only: no search
 };
 
 LcPlayer player_of(const LcGame *game, uint32_t id) {
@@ -84,13 +85,16 @@ class Searcher {
         players_ = obs->num_players;
         me_ = obs->you;
         opponent_ = nearest_opponent(root_);
+        separated_ = true;
+        if (opponent_ >= 0) lc_game_separated(root_, me_, static_cast<uint32_t>(opponent_), &separated_);
         nodes_ = 0;
 
         int moves[4];
         const int n = moves_of(root_, me_, moves);
         report.move = moves[0];
         if (n == 1 || opponent_ < 0) {
-            return report;  // a forced move, or nobody to play against
+            report.forced = true;  // a forced move, or nobody to play against
+            return report;
         }
         int best_so_far = moves[0];
         for (int depth = 1; depth <= kMaxDepth; depth++) {
@@ -188,15 +192,15 @@ class Searcher {
         return 0;
     }
 
-    // Voronoi: cells the bot reaches first minus the opponent's; once they
-    // are apart, the room each has left, weighted to dominate.
+    // Voronoi: cells the bot reaches first minus the opponent's. Once the
+    // players are apart these are the rooms they have left, and then a cell
+    // of room weighs more than any Voronoi edge did: separation only ever
+    // stays, so the root decides which scale the whole search uses.
     int evaluate(const LcGame *game) const {
         uint32_t counts[LC_MAX_PLAYERS] = {0};
         lc_game_voronoi(game, counts, LC_MAX_PLAYERS, nullptr, 0);
         const int diff = static_cast<int>(counts[me_]) - static_cast<int>(counts[opponent_]);
-        bool apart = false;
-        lc_game_separated(game, me_, static_cast<uint32_t>(opponent_), &apart);
-        return apart ? diff * kSeparatedWeight : diff;
+        return separated_ ? diff * kSeparatedWeight : diff;
     }
 
     // The bot picks a move; `first` is tried first (the best of the last iteration).
@@ -208,11 +212,9 @@ class Searcher {
         if (depth == 0) return evaluate(game);
         int moves[4];
         const int n = moves_of(game, me_, moves);
-        if (first >= 0) {
-            for (int i = 1; i < n; i++) {
-                if (moves[i] == first) std::swap(moves[0], moves[i]);
-            }
-        }
+        // Try first the best move of the last iteration, else the move that
+        // last refuted the opponent at this ply.
+        try_first(moves, n, first >= 0 ? first : killer(killers_mine_, ply));
         int best = -kInfinity;
         for (int i = 0; i < n; i++) {
             const int value = min_node(game, moves[i], depth, alpha, beta, ply);
@@ -222,9 +224,27 @@ class Searcher {
                 if (ply == 0) root_best_ = moves[i];
             }
             alpha = std::max(alpha, value);
-            if (alpha >= beta) break;
+            if (alpha >= beta) {
+                remember(killers_mine_, ply, moves[i]);
+                break;
+            }
         }
         return best;
+    }
+
+    static void try_first(int moves[4], int n, int move) {
+        for (int i = 1; i < n; i++) {
+            if (moves[i] == move) std::swap(moves[0], moves[i]);
+        }
+    }
+
+    static int killer(const std::vector<int> &killers, int ply) {
+        return ply < static_cast<int>(killers.size()) ? killers[static_cast<size_t>(ply)] : -1;
+    }
+
+    static void remember(std::vector<int> &killers, int ply, int move) {
+        if (static_cast<int>(killers.size()) <= ply) killers.resize(static_cast<size_t>(ply) + 1, -1);
+        killers[static_cast<size_t>(ply)] = move;
     }
 
     // The opponent answers the bot's move `mine`; then the tick is played.
@@ -233,6 +253,7 @@ class Searcher {
         const LcPlayer opponent = player_of(game, static_cast<uint32_t>(opponent_));
         const int n = opponent.alive ? moves_of(game, static_cast<uint32_t>(opponent_), theirs) : 1;
         if (!opponent.alive) theirs[0] = LC_MOVE_NONE;
+        else try_first(theirs, n, killer(killers_theirs_, ply));
         int codes[LC_MAX_PLAYERS];
         for (uint32_t id = 0; id < players_; id++) codes[id] = LC_MOVE_NONE;
         int best = kInfinity;
@@ -246,13 +267,17 @@ class Searcher {
             if (aborted_) return 0;
             best = std::min(best, value);
             beta = std::min(beta, value);
-            if (alpha >= beta) break;
+            if (alpha >= beta) {
+                remember(killers_theirs_, ply, theirs[i]);
+                break;
+            }
         }
         return best;
     }
 
     LcGame *root_ = nullptr;
     std::vector<LcGame *> stack_;  // one game per ply, reused with lc_game_copy_into
+    std::vector<int> killers_mine_, killers_theirs_;  // by ply: the last move that caused a cutoff
     Clock::time_point deadline_{};
     int width_ = 0, height_ = 0;
     uint32_t players_ = 0, me_ = 0;
@@ -260,6 +285,7 @@ class Searcher {
     int root_best_ = -1;
     long nodes_ = 0;
     bool aborted_ = false;
+    bool separated_ = false;  // the bot and its opponent can no longer meet
 };
 
 // A bot for one game: the searcher and its budget.
@@ -273,8 +299,10 @@ struct Bot {
         const double budget = obs->time_limit_ms > 0 ? obs->time_limit_ms * 0.5 : default_budget_ms;
         const Report r = searcher.choose(obs, budget);
         if (verbose) {
-            std::fprintf(stderr, "tick %u move %c depth %d plies %d nodes %ld score %d\n", obs->tick,
-                         r.move >= 0 ? "NESW"[r.move] : '-', r.depth, 2 * r.depth, r.nodes, r.score);
+            const bool decided = r.score >= kDecided || r.score <= -kDecided;
+            std::fprintf(stderr, "tick %u move %c depth %d plies %d nodes %ld score %d forced %d decided %d\n",
+                         obs->tick, r.move >= 0 ? "NESW"[r.move] : '-', r.depth, 2 * r.depth, r.nodes, r.score,
+                         r.forced ? 1 : 0, decided ? 1 : 0);
         }
         return r.move;
     }

@@ -67,15 +67,15 @@ pub(crate) fn parse_fault_policy(arg: &str, code: u32) -> FfiResult<FaultPolicy>
     match code {
         LC_FAULT_POLICY_STRAIGHT => Ok(FaultPolicy::Straight),
         LC_FAULT_POLICY_ELIMINATE => Ok(FaultPolicy::Eliminate),
-        _ => Err(FfiError::out_of_range(format_args!(
-            "{arg} = {code} is not a fault policy (0 straight, 1 eliminate)"
-        ))),
+        _ => {
+            Err(FfiError::out_of_range(format_args!("{arg} = {code} is not a fault policy (0 straight, 1 eliminate)")))
+        }
     }
 }
 
 impl LcConfig {
     /// The core configuration, checked against every bound of the rules.
-    pub(crate) fn to_config(&self, arg: &str) -> FfiResult<Config> {
+    pub(crate) fn to_config(self, arg: &str) -> FfiResult<Config> {
         check_struct_size(arg, self.struct_size, CONFIG_V1_SIZE)?;
         let config = Config {
             width: self.width,

@@ -519,7 +519,8 @@ pub unsafe extern "C" fn lc_game_observation_json(
         let game = unsafe { borrow(game, "game") }?;
         let len = unsafe { borrow_mut(len, "len") }?;
         let buf = unsafe { slice_mut(buf.cast::<u8>(), capacity, "buf") }?;
-        let you = player_id(&game.engine, you).map_err(|e| FfiError::out_of_range(format_args!("you: {}", e.message)))?;
+        let you =
+            player_id(&game.engine, you).map_err(|e| FfiError::out_of_range(format_args!("you: {}", e.message)))?;
         let json = Observation::new(&game.engine, you).to_json();
         *len = json.len();
         if capacity < json.len() + 1 {
@@ -599,13 +600,14 @@ pub unsafe extern "C" fn lc_game_voronoi(
             return Err(FfiError::null("counts"));
         }
         let counts = unsafe { slice_mut(counts, counts_len, "counts") }?;
-        let owners = if owners.is_null() { &mut [][..] } else { unsafe { slice_mut(owners, owners_len, "owners") }? };
+        let wants_owners = !owners.is_null();
+        let owners = if wants_owners { unsafe { slice_mut(owners, owners_len, "owners") }? } else { &mut [][..] };
         let n = game.engine.num_players();
         if counts.len() < n {
             return Err(FfiError::out_of_range(format_args!("counts_len = {counts_len}, expected at least {n}")));
         }
         let cells = game.engine.config().cells();
-        if !owners.is_empty() && owners.len() < cells {
+        if wants_owners && owners.len() < cells {
             return Err(FfiError::out_of_range(format_args!("owners_len = {owners_len}, expected at least {cells}")));
         }
         search::voronoi(&game.engine, counts, owners);

@@ -198,9 +198,11 @@ impl ObservationBuffer {
         if obs.you >= obs.players.len() {
             return Err(ObservationError::You { you: obs.you, players: obs.players.len() });
         }
-        let mut buffer = ObservationBuffer::default();
-        buffer.players = obs.players.iter().map(|p| view(p.id, p.x, p.y, p.dir, p.alive)).collect();
-        buffer.grid = obs.grid.iter().flatten().copied().collect();
+        let mut buffer = ObservationBuffer {
+            players: obs.players.iter().map(|p| view(p.id, p.x, p.y, p.dir, p.alive)).collect(),
+            grid: obs.grid.iter().flatten().copied().collect(),
+            ..ObservationBuffer::default()
+        };
         buffer.raw.tick = obs.tick;
         buffer.raw.max_ticks = obs.max_ticks;
         buffer.raw.width = obs.width;
@@ -315,7 +317,10 @@ pub(crate) unsafe fn read_observation(obs: *const LcObservation, arg: &str) -> F
         if p.alive > 1 || p.id as usize != i {
             return Err(FfiError::new(
                 LcStatus::Position,
-                format_args!("{arg}->players[{i}]: id = {}, alive = {}, expected id {i} and alive 0 or 1", p.id, p.alive),
+                format_args!(
+                    "{arg}->players[{i}]: id = {}, alive = {}, expected id {i} and alive 0 or 1",
+                    p.id, p.alive
+                ),
             ));
         }
         players.push(PlayerView { id: i, x: p.x, y: p.y, dir, alive: p.alive == 1 });

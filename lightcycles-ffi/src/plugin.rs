@@ -173,6 +173,9 @@ mod tests {
         let newer = LcBotV1 { abi_version: 2, ..table() };
         assert_eq!(unsafe { check_table(&newer) }.unwrap_err(), PluginError::Version(2));
         let missing = LcBotV1 { choose: None, ..table() };
-        assert_eq!(unsafe { check_table(&missing) }.unwrap_err().to_string(), "the LcBotV1 table has no `choose` function");
+        assert_eq!(
+            unsafe { check_table(&missing) }.unwrap_err().to_string(),
+            "the LcBotV1 table has no `choose` function"
+        );
     }
 }

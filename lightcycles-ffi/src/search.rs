@@ -1,24 +1,41 @@
 //! Flood fills for search: the cells a player can still reach, and the
 //! Voronoi split of the board (who reaches each empty cell first).
 //!
-//! Written over the [`Engine`] trait with thread-local scratch buffers, so
-//! a call allocates nothing once a thread has searched a board of that size.
+//! Written over any engine that shows its grid as a row-major slice, with
+//! thread-local scratch buffers, so a call allocates nothing once a thread
+//! has searched a board of that size.
 
 use std::cell::RefCell;
 
-use lightcycles_core::{Dir, Engine, Pos, EMPTY};
+use lightcycles_core::{CellValue, Engine, Pos, EMPTY, ROCK};
+
+/// An engine whose cells can be read as one row-major slice: the flood
+/// fills run on the slice, without a call per cell.
+pub trait Grid: Engine {
+    /// Every cell value, row-major (`y * width + x`).
+    fn cells(&self) -> &[CellValue];
+}
+
+impl Grid for lightcycles_core::Game {
+    fn cells(&self) -> &[CellValue] {
+        self.grid()
+    }
+}
 
 /// `owners` value of a cell that no single player reaches first: a tie,
 /// a cell nobody reaches, or a cell that is not empty.
 pub const NO_OWNER: i8 = -1;
 
-const UNREACHED: u32 = u32::MAX;
+/// Distance of a cell not reached. Distances stay below `255 · 255`.
+const UNREACHED: u16 = u16::MAX;
 
 #[derive(Default)]
 struct Scratch {
+    /// The board inside a frame of rock one cell wide, so that a fill
+    /// needs no bounds checks (and no division to find a column).
+    padded: Vec<CellValue>,
     queue: Vec<u32>,
-    dist: Vec<u32>,
-    best: Vec<u32>,
+    dist: Vec<u16>,
     owner: Vec<i8>,
 }
 
@@ -26,28 +43,63 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Breadth-first distances from `from` through empty cells into `dist`
-/// (`UNREACHED` elsewhere). The start cell gets distance 0 whatever it holds.
-fn distances<E: Engine>(engine: &E, from: Pos, dist: &mut [u32], queue: &mut Vec<u32>) {
-    let config = engine.config();
-    let (w, h) = (config.width, config.height);
+/// A board copied into a rock frame: its padded width and the index map.
+#[derive(Clone, Copy)]
+struct Frame {
+    width: usize,
+    height: usize,
+}
+
+impl Frame {
+    fn of<E: Grid>(engine: &E) -> Frame {
+        let c = engine.config();
+        Frame { width: c.width as usize, height: c.height as usize }
+    }
+
+    /// Width of a padded row.
+    fn stride(self) -> usize {
+        self.width + 2
+    }
+
+    /// Cells of the padded board.
+    fn cells(self) -> usize {
+        self.stride() * (self.height + 2)
+    }
+
+    /// The padded index of a cell of the board.
+    fn at(self, pos: Pos) -> usize {
+        (pos.y as usize + 1) * self.stride() + pos.x as usize + 1
+    }
+
+    /// Copies `grid` into `padded`, framed in rock.
+    fn fill(self, grid: &[CellValue], padded: &mut Vec<CellValue>) {
+        padded.clear();
+        padded.resize(self.cells(), ROCK);
+        for (y, row) in grid.chunks_exact(self.width).enumerate() {
+            let start = (y + 1) * self.stride() + 1;
+            padded[start..start + self.width].copy_from_slice(row);
+        }
+    }
+}
+
+/// Breadth-first distances from padded cell `start` through empty cells
+/// into `dist` (`UNREACHED` elsewhere); `queue` ends holding the reached
+/// cells in order, `start` first. The start gets distance 0 whatever it holds.
+fn distances(padded: &[CellValue], stride: usize, start: usize, dist: &mut [u16], queue: &mut Vec<u32>) {
     dist.fill(UNREACHED);
     queue.clear();
-    dist[from.index(w)] = 0;
-    queue.push(from.index(w) as u32);
+    dist[start] = 0;
+    queue.push(start as u32);
     let mut head = 0;
     while head < queue.len() {
-        let index = queue[head] as usize;
+        let i = queue[head] as usize;
         head += 1;
-        let here = Pos::new((index % w as usize) as u8, (index / w as usize) as u8);
-        let d = dist[index] + 1;
-        for dir in Dir::ALL {
-            if let Some(next) = here.step(dir, w, h) {
-                let i = next.index(w);
-                if dist[i] == UNREACHED && engine.cell(next) == EMPTY {
-                    dist[i] = d;
-                    queue.push(i as u32);
-                }
+        let d = dist[i] + 1;
+        // The frame keeps every neighbour of a reached cell inside the board.
+        for j in [i - stride, i + 1, i + stride, i - 1] {
+            if dist[j] == UNREACHED && padded[j] == EMPTY {
+                dist[j] = d;
+                queue.push(j as u32);
             }
         }
     }
@@ -55,15 +107,17 @@ fn distances<E: Engine>(engine: &E, from: Pos, dist: &mut [u32], queue: &mut Vec
 
 /// The number of empty cells `player` can reach from its head through empty
 /// cells (its head excluded); 0 for a player that is no longer riding.
-pub fn reachable<E: Engine>(engine: &E, player: usize) -> u32 {
+pub fn reachable<E: Grid>(engine: &E, player: usize) -> u32 {
     let p = engine.player(player);
     if !p.alive {
         return 0;
     }
+    let frame = Frame::of(engine);
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        s.dist.resize(engine.config().cells(), UNREACHED);
-        distances(engine, p.pos, &mut s.dist, &mut s.queue);
+        frame.fill(engine.cells(), &mut s.padded);
+        s.dist.resize(frame.cells(), UNREACHED);
+        distances(&s.padded, frame.stride(), frame.at(p.pos), &mut s.dist, &mut s.queue);
         s.queue.len() as u32 - 1
     })
 }
@@ -71,7 +125,7 @@ pub fn reachable<E: Engine>(engine: &E, player: usize) -> u32 {
 /// Whether players `a` and `b` can no longer meet: no empty cell is
 /// reachable by both (so each fills its own room). True when either is no
 /// longer riding, false for `a == b` while it rides.
-pub fn separated<E: Engine>(engine: &E, a: usize, b: usize) -> bool {
+pub fn separated<E: Grid>(engine: &E, a: usize, b: usize) -> bool {
     let (pa, pb) = (engine.player(a), engine.player(b));
     if !pa.alive || !pb.alive {
         return true;
@@ -79,20 +133,22 @@ pub fn separated<E: Engine>(engine: &E, a: usize, b: usize) -> bool {
     if a == b {
         return false;
     }
-    let config = engine.config();
-    let (w, h) = (config.width, config.height);
+    let frame = Frame::of(engine);
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        s.dist.resize(config.cells(), UNREACHED);
-        distances(engine, pa.pos, &mut s.dist, &mut s.queue);
+        frame.fill(engine.cells(), &mut s.padded);
+        s.dist.resize(frame.cells(), UNREACHED);
+        distances(&s.padded, frame.stride(), frame.at(pa.pos), &mut s.dist, &mut s.queue);
         // b's room is the empty cells connected to its head's neighbours:
         // the rooms meet when a reaches one of those neighbours.
-        !Dir::ALL.into_iter().filter_map(|d| pb.pos.step(d, w, h)).any(|n| {
-            let i = n.index(w);
-            s.dist[i] != UNREACHED && s.dist[i] > 0
-        })
+        let head = frame.at(pb.pos);
+        let reached = |j: usize| s.dist[j] != UNREACHED && s.dist[j] > 0;
+        !(reached(head - frame.stride()) || reached(head + 1) || reached(head + frame.stride()) || reached(head - 1))
     })
 }
+
+/// `owner` of a cell that several players reach first.
+const CONTESTED: i8 = -2;
 
 /// The Voronoi split: `counts[i]` becomes the number of empty cells that
 /// living player `i` reaches strictly before every other living player
@@ -100,41 +156,69 @@ pub fn separated<E: Engine>(engine: &E, a: usize, b: usize) -> bool {
 /// When `owners` is not empty it receives, row-major, the id of each cell's
 /// owner or [`NO_OWNER`]. `counts` must hold a slot per player and a
 /// non-empty `owners` a slot per cell.
-pub fn voronoi<E: Engine>(engine: &E, counts: &mut [u32], owners: &mut [i8]) {
+///
+/// One breadth-first fill from every head at once: a cell first reached on
+/// step `d` belongs to the owner of the cell it was reached from, unless
+/// another owner (or a contested cell) reaches it on the same step. That is
+/// exactly "the players at the least distance", since a player is among them
+/// at a cell if and only if it is among them at a neighbour one step closer.
+pub fn voronoi<E: Grid>(engine: &E, counts: &mut [u32], owners: &mut [i8]) {
     let n = engine.num_players();
-    let cells = engine.config().cells();
+    let frame = Frame::of(engine);
     counts[..n].fill(0);
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        s.dist.resize(cells, UNREACHED);
-        s.best.clear();
-        s.best.resize(cells, UNREACHED);
-        s.owner.clear();
-        s.owner.resize(cells, NO_OWNER);
+        frame.fill(engine.cells(), &mut s.padded);
+        let Scratch { padded, queue, dist, owner, .. } = s;
+        dist.clear();
+        dist.resize(frame.cells(), UNREACHED);
+        owner.clear();
+        owner.resize(frame.cells(), NO_OWNER);
+        queue.clear();
         for id in 0..n {
             let p = engine.player(id);
-            if !p.alive {
-                continue;
+            if p.alive {
+                let at = frame.at(p.pos);
+                dist[at] = 0;
+                owner[at] = id as i8;
+                queue.push(at as u32);
             }
-            distances(engine, p.pos, &mut s.dist, &mut s.queue);
-            // Only the cells this fill reached can change hands.
-            for &i in &s.queue[1..] {
-                let (i, d) = (i as usize, s.dist[i as usize]);
-                if d < s.best[i] {
-                    s.best[i] = d;
-                    s.owner[i] = id as i8;
-                } else if d == s.best[i] {
-                    s.owner[i] = NO_OWNER;
+        }
+        let heads = queue.len();
+        let stride = frame.stride();
+        let mut head = 0;
+        while head < queue.len() {
+            let i = queue[head] as usize;
+            head += 1;
+            let (d, o) = (dist[i] + 1, owner[i]);
+            for j in [i - stride, i + 1, i + stride, i - 1] {
+                let dj = dist[j];
+                if dj == UNREACHED {
+                    if padded[j] == EMPTY {
+                        dist[j] = d;
+                        owner[j] = o;
+                        queue.push(j as u32);
+                    }
+                } else if dj == d && owner[j] != o {
+                    // Only empty cells get a distance past 0 (the heads).
+                    owner[j] = CONTESTED;
                 }
             }
         }
-        for &o in &s.owner {
-            if o != NO_OWNER {
+        for &i in &queue[heads..] {
+            let o = owner[i as usize];
+            if o >= 0 {
                 counts[o as usize] += 1;
             }
         }
         if !owners.is_empty() {
-            owners[..cells].copy_from_slice(&s.owner);
+            for y in 0..frame.height {
+                let from = (y + 1) * stride + 1;
+                let row = &mut owners[y * frame.width..(y + 1) * frame.width];
+                for (out, (&o, &cell)) in row.iter_mut().zip(owner[from..].iter().zip(&padded[from..])) {
+                    *out = if o >= 0 && cell == EMPTY { o } else { NO_OWNER };
+                }
+            }
         }
     });
 }
@@ -147,8 +231,7 @@ mod tests {
 
     fn game(map: &str) -> Game {
         let map = parse_2010(map).unwrap();
-        let config =
-            Config { width: map.width, height: map.height, players: 2, rock_density: 0, ..Config::default() };
+        let config = Config { width: map.width, height: map.height, players: 2, rock_density: 0, ..Config::default() };
         Game::from_map(&config, &map).unwrap()
     }
 
@@ -222,7 +305,7 @@ mod tests {
         // Player 1 rides E off... it starts facing the longest run; force it
         // into the wall by going E twice from (6, 6).
         while g.player(1).alive {
-            g.step(&[Action::Move(Dir::S), Action::Move(Dir::E)]).unwrap();
+            g.step(&[Action::Move(lightcycles_core::Dir::S), Action::Move(lightcycles_core::Dir::E)]).unwrap();
         }
         assert_eq!(reachable(&g, 1), 0);
         let mut counts = [0u32; 2];
@@ -231,6 +314,97 @@ mod tests {
         assert!(separated(&g, 0, 1));
         if g.player(0).alive {
             assert_eq!(counts[0], reachable(&g, 0));
+        }
+    }
+
+    /// The definition, written plainly: per-player distances, owner the
+    /// unique nearest.
+    fn naive_voronoi(g: &Game) -> (Vec<u32>, Vec<i8>) {
+        let c = g.config();
+        let (w, h) = (c.width, c.height);
+        let n = g.num_players();
+        let mut dists = vec![vec![u32::MAX; c.cells()]; n];
+        for (id, dist) in dists.iter_mut().enumerate() {
+            let p = g.player(id);
+            if !p.alive {
+                continue;
+            }
+            dist[p.pos.index(w)] = 0;
+            let mut queue = std::collections::VecDeque::from([p.pos]);
+            while let Some(at) = queue.pop_front() {
+                for d in lightcycles_core::Dir::ALL {
+                    if let Some(next) = at.step(d, w, h) {
+                        if g.cell(next) == EMPTY && dist[next.index(w)] == u32::MAX {
+                            dist[next.index(w)] = dist[at.index(w)] + 1;
+                            queue.push_back(next);
+                        }
+                    }
+                }
+            }
+        }
+        let mut counts = vec![0u32; n];
+        let mut owners = vec![NO_OWNER; c.cells()];
+        for i in 0..c.cells() {
+            if g.grid()[i] != EMPTY {
+                continue;
+            }
+            let best = (0..n).map(|p| dists[p][i]).min().unwrap();
+            let nearest: Vec<usize> = (0..n).filter(|&p| dists[p][i] == best).collect();
+            if best != u32::MAX && nearest.len() == 1 {
+                owners[i] = nearest[0] as i8;
+                counts[nearest[0]] += 1;
+            }
+        }
+        (counts, owners)
+    }
+
+    fn naive_reachable(g: &Game, id: usize) -> u32 {
+        let (counts, _) = naive_voronoi(&{
+            // Alone on the board, a player owns exactly what it reaches.
+            let mut position = g.position();
+            for (other, p) in position.players.iter_mut().enumerate() {
+                if other != id && p.alive {
+                    p.alive = false;
+                    p.eliminated_at = Some(position.tick);
+                }
+            }
+            Game::from_position(&position).unwrap()
+        });
+        counts[id]
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn fills_agree_with_their_definitions(
+            seed in any::<u64>(), players in 2u32..=8, width in 16u32..30, height in 16u32..30,
+            rocks in 0u32..=25, ticks in prop::collection::vec(prop::collection::vec(0u8..4, 8), 0..40),
+        ) {
+            let config = Config { width, height, players, rock_density: rocks, ..Config::default() };
+            let mut g = Game::seeded(&config, seed).unwrap();
+            for codes in ticks {
+                if g.is_over() {
+                    break;
+                }
+                let actions: Vec<Action> = codes[..players as usize]
+                    .iter()
+                    .map(|&c| Action::Move(lightcycles_core::Dir::ALL[c as usize]))
+                    .collect();
+                g.step(&actions).unwrap();
+            }
+            let (counts, owners) = naive_voronoi(&g);
+            let mut fast_counts = vec![0u32; players as usize];
+            let mut fast_owners = vec![0i8; config.cells()];
+            voronoi(&g, &mut fast_counts, &mut fast_owners);
+            prop_assert_eq!(fast_counts, counts);
+            prop_assert_eq!(fast_owners, owners);
+            for id in 0..players as usize {
+                let expected = if g.player(id).alive { naive_reachable(&g, id) } else { 0 };
+                prop_assert_eq!(reachable(&g, id), expected);
+            }
         }
     }
 }

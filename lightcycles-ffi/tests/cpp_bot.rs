@@ -16,8 +16,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::OnceLock;
 
 use lightcycles::{
-    lc_game_free, lc_game_new, lc_game_observation_json, lc_game_step, plugin, LcBotEntryFn, LcBotV1, LcConfig,
-    LcGame, LcStatus, ObservationBuffer,
+    lc_game_free, lc_game_new, lc_game_observation_json, lc_game_step, plugin, LcBotEntryFn, LcBotV1, LcConfig, LcGame,
+    LcStatus, ObservationBuffer,
 };
 use lightcycles_core::{Action, Answer, Config, Dir, Engine, Game, Pos, SplitMix64, EMPTY};
 
@@ -113,7 +113,8 @@ impl CGame {
         let status = unsafe { lc_game_observation_json(self.0, you as u32, std::ptr::null_mut(), 0, &mut len) };
         assert_eq!(status, LcStatus::BufferTooSmall);
         let mut buf = vec![0u8; len + 1];
-        let status = unsafe { lc_game_observation_json(self.0, you as u32, buf.as_mut_ptr().cast(), buf.len(), &mut len) };
+        let status =
+            unsafe { lc_game_observation_json(self.0, you as u32, buf.as_mut_ptr().cast(), buf.len(), &mut len) };
         assert_eq!(status, LcStatus::Ok);
         buf.truncate(len);
         String::from_utf8(buf).unwrap()
@@ -187,7 +188,8 @@ struct Plugin {
 impl Plugin {
     fn load(path: &Path) -> Plugin {
         let library = unsafe { libloading::Library::new(path) }.expect("the plugin loads");
-        let entry: LcBotEntryFn = *unsafe { library.get::<LcBotEntryFn>(b"lightcycles_bot_v1\0") }.expect("it exports the entry");
+        let entry: LcBotEntryFn =
+            *unsafe { library.get::<LcBotEntryFn>(b"lightcycles_bot_v1\0") }.expect("it exports the entry");
         let table = unsafe { plugin::check_table(entry()) }.expect("the table is well formed");
         // SAFETY: the table lives as long as the library, which the struct keeps.
         let table: &'static LcBotV1 = unsafe { &*(table as *const LcBotV1) };
@@ -203,7 +205,8 @@ fn random_move(game: &Game, id: usize, rng: &mut SplitMix64) -> Action {
         .into_iter()
         .filter(|&d| p.pos.step(d, c.width, c.height).is_some_and(|t: Pos| game.cell(t) == EMPTY))
         .collect();
-    let dir = if safe.is_empty() { Dir::ALL[rng.below(4) as usize] } else { safe[rng.below(safe.len() as u64) as usize] };
+    let dir =
+        if safe.is_empty() { Dir::ALL[rng.below(4) as usize] } else { safe[rng.below(safe.len() as u64) as usize] };
     Action::Move(dir)
 }
 
@@ -284,17 +287,19 @@ fn depths_reached_at_10_ms_on_an_open_board() {
         }
         game.step(&actions).unwrap();
     }
+    // Depths of the moves that were searched: not forced (one move left),
+    // not cut short because the outcome was already known.
     let mut depths: Vec<u32> = Vec::new();
     for bot in bots {
         for line in bot.finish().lines() {
-            let mut words = line.split_whitespace();
-            while let Some(w) = words.next() {
-                if w == "plies" {
-                    depths.push(words.next().unwrap().parse().unwrap());
-                }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let field = |name: &str| words.iter().position(|w| *w == name).map(|i| words[i + 1]);
+            if field("forced") == Some("0") && field("decided") == Some("0") {
+                depths.push(field("plies").unwrap().parse().unwrap());
             }
         }
     }
+    assert!(depths.len() >= 50, "only {} searched moves", depths.len());
     depths.sort_unstable();
     let median = depths[depths.len() / 2];
     let min = depths[0];

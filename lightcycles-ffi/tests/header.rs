@@ -30,10 +30,11 @@ fn the_checked_in_header_is_fresh() {
     }
     let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
     if checked_in != fresh {
-        let line = checked_in.lines().zip(fresh.lines()).position(|(a, b)| a != b).map_or(
-            checked_in.lines().count().min(fresh.lines().count()) + 1,
-            |i| i + 1,
-        );
+        let line = checked_in
+            .lines()
+            .zip(fresh.lines())
+            .position(|(a, b)| a != b)
+            .map_or(checked_in.lines().count().min(fresh.lines().count()) + 1, |i| i + 1);
         panic!(
             "{} is stale (first difference on line {line}). Refresh it with:\n    \
              LIGHTCYCLES_BLESS=1 cargo test -p lightcycles-ffi --test header\nand commit the result.",

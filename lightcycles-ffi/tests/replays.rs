@@ -105,10 +105,9 @@ fn input(replay: &Replay, codes: &[Vec<i32>], dir: &Path, name: &str) -> PathBuf
             std::fs::write(&map_path, map).unwrap();
             format!("map {} {} {policy}\n", map_path.display(), c.max_ticks)
         }
-        (None, Some(seed)) => format!(
-            "seed {seed} {} {} {} {} {} {policy}\n",
-            c.width, c.height, c.players, c.max_ticks, c.rock_density
-        ),
+        (None, Some(seed)) => {
+            format!("seed {seed} {} {} {} {} {} {policy}\n", c.width, c.height, c.players, c.max_ticks, c.rock_density)
+        }
         (None, None) => panic!("{name}: a replay with neither seed nor map"),
     };
     for tick in codes {
@@ -182,7 +181,8 @@ fn two_hundred_recorded_games_step_identically_through_the_c_abi() {
         .collect();
     // The sample covers what it claims.
     let all = || games.iter().map(|(_, r, _)| r);
-    assert!(all().any(|r| r.config.fault_policy == FaultPolicy::Eliminate && r.faults.iter().flatten().any(Option::is_some)));
+    assert!(all()
+        .any(|r| r.config.fault_policy == FaultPolicy::Eliminate && r.faults.iter().flatten().any(Option::is_some)));
     assert!(all().any(|r| r.result.ticks == r.max_ticks), "a game reaches its cap");
     assert!(all().any(|r| r.result.draw) && all().any(|r| !r.result.draw));
     assert!(all().any(|r| r.num_players == 8));

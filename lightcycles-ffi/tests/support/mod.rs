@@ -75,7 +75,8 @@ pub fn shared_library() -> PathBuf {
 pub const NATIVE_LIBS: [&str; 7] = ["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"];
 
 /// Sanitizer flags of the C test programs.
-pub const SANITIZE: [&str; 3] = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"];
+pub const SANITIZE: [&str; 3] =
+    ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"];
 
 /// A fresh scratch directory for one test.
 pub fn scratch(name: &str) -> PathBuf {
