@@ -28,7 +28,7 @@ fn readme_example() -> String {
 }
 
 fn run_example(dir: &std::path::Path, exe: &std::path::Path) {
-    let out = support::run_ok(&mut support::sanitized(exe).current_dir(dir));
+    let out = support::run_ok(support::sanitized(exe).current_dir(dir));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("winner "), "{stdout}");
 }
