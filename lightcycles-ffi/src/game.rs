@@ -123,10 +123,6 @@ fn give(out: &mut *mut LcGame, engine: EngineImpl) {
     *out = Box::into_raw(Box::new(LcGame { engine }));
 }
 
-fn game_error(status: LcStatus, e: impl core::fmt::Display) -> FfiError {
-    FfiError::new(status, e)
-}
-
 fn core_game_error(e: lightcycles_core::GameError) -> FfiError {
     use lightcycles_core::GameError as G;
     let status = match &e {
@@ -134,7 +130,7 @@ fn core_game_error(e: lightcycles_core::GameError) -> FfiError {
         G::Map(_) | G::MapMismatch { .. } => LcStatus::Map,
         G::Position(_) => LcStatus::Position,
     };
-    game_error(status, e)
+    FfiError::new(status, e)
 }
 
 /// Clears `*out` (when `out` is not null) and borrows it.
