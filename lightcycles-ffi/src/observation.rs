@@ -159,20 +159,24 @@ fn view(id: usize, x: u32, y: u32, dir: Dir, alive: bool) -> LcPlayerView {
 }
 
 impl ObservationBuffer {
-    /// The observation of `engine` for player `you` (whose id must be below
-    /// the number of players: a host never asks otherwise).
-    pub fn from_engine<E: Engine>(engine: &E, you: usize) -> ObservationBuffer {
+    /// The observation of `engine` for player `you`.
+    pub fn from_engine<E: Engine>(engine: &E, you: usize) -> Result<ObservationBuffer, ObservationError> {
         let mut buffer = ObservationBuffer::default();
-        buffer.update_from_engine(engine, you);
-        buffer
+        buffer.update_from_engine(engine, you)?;
+        Ok(buffer)
     }
 
     /// Refreshes the buffer with `engine`'s state for player `you`, reusing
-    /// its arrays (no allocation for a game of the same size).
-    pub fn update_from_engine<E: Engine>(&mut self, engine: &E, you: usize) {
+    /// its arrays (no allocation for a game of the same size). On error the
+    /// buffer is left as it was.
+    pub fn update_from_engine<E: Engine>(&mut self, engine: &E, you: usize) -> Result<(), ObservationError> {
+        let n = engine.num_players();
+        if you >= n {
+            return Err(ObservationError::You { you, players: n });
+        }
         let config = engine.config();
         self.players.clear();
-        self.players.extend((0..engine.num_players()).map(|id| {
+        self.players.extend((0..n).map(|id| {
             let p = engine.player(id);
             view(id, p.pos.x as u32, p.pos.y as u32, p.dir, p.alive)
         }));
@@ -187,8 +191,9 @@ impl ObservationBuffer {
         self.raw.width = config.width;
         self.raw.height = config.height;
         self.raw.you = you as u32;
-        self.raw.num_players = self.players.len() as u32;
+        self.raw.num_players = n as u32;
         self.point_at_arrays();
+        Ok(())
     }
 
     /// The C form of `obs`, checked first: a plugin may trust every count
@@ -213,10 +218,14 @@ impl ObservationBuffer {
         Ok(buffer)
     }
 
-    /// Sets the player the observation is for (`you` must be a player id).
-    pub fn set_you(&mut self, you: usize) {
-        assert!(you < self.players.len(), "you = {you} is not a player id below {}", self.players.len());
+    /// Sets the player the observation is for: the same observation for
+    /// another seat, without copying the board again.
+    pub fn set_you(&mut self, you: usize) -> Result<(), ObservationError> {
+        if you >= self.players.len() {
+            return Err(ObservationError::You { you, players: self.players.len() });
+        }
         self.raw.you = you as u32;
+        Ok(())
     }
 
     /// Sets the time the bot has for this tick (0 = unknown).
@@ -405,7 +414,8 @@ mod tests {
     #[test]
     fn buffer_round_trips_an_engine() {
         let g = sample();
-        let buffer = ObservationBuffer::from_engine(&g, 1);
+        let mut buffer = ObservationBuffer::from_engine(&g, 0).unwrap();
+        buffer.set_you(1).unwrap();
         let obs = Observation::new(&g, 1);
         assert_eq!(buffer.to_observation(), obs);
         let moved = buffer; // pointers survive a move
@@ -435,7 +445,10 @@ mod tests {
     #[test]
     fn raw_fields_are_checked() {
         let g = sample();
-        let buffer = ObservationBuffer::from_engine(&g, 0);
+        let mut buffer = ObservationBuffer::from_engine(&g, 0).unwrap();
+        assert_eq!(buffer.set_you(2), Err(ObservationError::You { you: 2, players: 2 }));
+        assert_eq!(buffer.update_from_engine(&g, 5), Err(ObservationError::You { you: 5, players: 2 }));
+        assert_eq!(buffer.raw().you, 0, "a failed update leaves the buffer");
         let check = |edit: &dyn Fn(&mut LcObservation), status: LcStatus| {
             let mut raw = *buffer.raw();
             edit(&mut raw);

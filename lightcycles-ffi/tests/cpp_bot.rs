@@ -215,13 +215,13 @@ fn random_move(game: &Game, id: usize, rng: &mut SplitMix64) -> Action {
 fn plugin_vs_random(plugin: &Plugin, config: &Config, seed: u64, bot_seat: usize, time_limit_ms: u32) -> (Game, bool) {
     let t = plugin.table;
     let mut game = Game::seeded(config, seed).unwrap();
-    let mut obs = ObservationBuffer::from_engine(&game, bot_seat);
+    let mut obs = ObservationBuffer::from_engine(&game, bot_seat).unwrap();
     obs.set_time_limit_ms(time_limit_ms);
     let bot = unsafe { (t.create.unwrap())(obs.as_ptr(), seed) };
     assert!(!bot.is_null(), "the plugin creates a bot");
     let mut rng = SplitMix64::new(seed ^ 0xA5A5);
     while !game.is_over() {
-        obs.update_from_engine(&game, bot_seat);
+        obs.update_from_engine(&game, bot_seat).unwrap();
         let code = unsafe { (t.choose.unwrap())(bot, obs.as_ptr()) };
         let mine = Dir::from_code(code as u32).map(Action::Move);
         assert!(mine.is_some(), "tick {}: the bot answered {code}", game.tick() + 1);
