@@ -142,7 +142,7 @@ fn code(action: Action) -> i32 {
 /// checking every answer and every frame against the reference engine.
 fn self_play(config: &Config, seed: u64, time_ms: u32) -> Game {
     let b = builds();
-    let mut bots = [Program::start(&b.program, time_ms, false), Program::start(&b.program, time_ms, false)];
+    let mut bots: Vec<Program> = (0..config.players).map(|_| Program::start(&b.program, time_ms, false)).collect();
     let mut c_game = CGame::new(config, seed);
     let mut reference = Game::seeded(config, seed).unwrap();
     while !reference.is_over() {
@@ -168,6 +168,14 @@ fn self_play(config: &Config, seed: u64, time_ms: u32) -> Game {
         bot.finish();
     }
     reference
+}
+
+#[test]
+fn four_stand_alone_bots_play_a_legal_game() {
+    let config = Config { width: 20, height: 20, players: 4, rock_density: 4, ..Config::default() };
+    let game = self_play(&config, 5, 2);
+    let outcome = game.outcome().expect("the game ended");
+    assert!(outcome.ticks >= 10, "four searching bots last a while, not {} ticks", outcome.ticks);
 }
 
 #[test]
