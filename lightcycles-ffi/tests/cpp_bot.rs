@@ -23,6 +23,8 @@ use lightcycles_core::{Action, Answer, Config, Dir, Engine, Game, Pos, SplitMix6
 
 struct Builds {
     program: PathBuf,
+    /// The program under AddressSanitizer and UndefinedBehaviorSanitizer.
+    sanitized: PathBuf,
     plugin: PathBuf,
 }
 
@@ -37,6 +39,16 @@ fn builds() -> &'static Builds {
         let mut cmd = support::compiler("g++");
         cmd.args(["-std=c++17", "-O2"]).arg(&source).arg(&lib).args(support::NATIVE_LIBS).arg("-o").arg(&program);
         support::run_ok(&mut cmd);
+        let sanitized = dir.join("cpp-search-bot-sanitized");
+        let mut cmd = support::compiler("g++");
+        cmd.args(["-std=c++17", "-O1"])
+            .args(support::SANITIZE)
+            .arg(&source)
+            .arg(&lib)
+            .args(support::NATIVE_LIBS)
+            .arg("-o")
+            .arg(&sanitized);
+        support::run_ok(&mut cmd);
         let plugin = dir.join("libcpp_search_bot.so");
         let mut cmd = support::compiler("g++");
         cmd.args(["-std=c++17", "-O2", "-fPIC", "-shared", "-DLC_BOT_PLUGIN"])
@@ -47,7 +59,7 @@ fn builds() -> &'static Builds {
             .arg("-o")
             .arg(&plugin);
         support::run_ok(&mut cmd);
-        Builds { program, plugin }
+        Builds { program, sanitized, plugin }
     })
 }
 
@@ -140,9 +152,8 @@ fn code(action: Action) -> i32 {
 
 /// Plays two stand-alone bots against each other through the C API,
 /// checking every answer and every frame against the reference engine.
-fn self_play(config: &Config, seed: u64, time_ms: u32) -> Game {
-    let b = builds();
-    let mut bots: Vec<Program> = (0..config.players).map(|_| Program::start(&b.program, time_ms, false)).collect();
+fn self_play(program: &Path, config: &Config, seed: u64, time_ms: u32) -> Game {
+    let mut bots: Vec<Program> = (0..config.players).map(|_| Program::start(program, time_ms, false)).collect();
     let mut c_game = CGame::new(config, seed);
     let mut reference = Game::seeded(config, seed).unwrap();
     while !reference.is_over() {
@@ -173,7 +184,7 @@ fn self_play(config: &Config, seed: u64, time_ms: u32) -> Game {
 #[test]
 fn four_stand_alone_bots_play_a_legal_game() {
     let config = Config { width: 20, height: 20, players: 4, rock_density: 4, ..Config::default() };
-    let game = self_play(&config, 5, 2);
+    let game = self_play(&builds().program, &config, 5, 2);
     let outcome = game.outcome().expect("the game ended");
     assert!(outcome.ticks >= 10, "four searching bots last a while, not {} ticks", outcome.ticks);
 }
@@ -181,10 +192,19 @@ fn four_stand_alone_bots_play_a_legal_game() {
 #[test]
 fn the_stand_alone_bot_plays_a_legal_game_against_itself() {
     let config = Config { width: 20, height: 16, rock_density: 6, ..Config::default() };
-    let game = self_play(&config, 11, 3);
+    let game = self_play(&builds().program, &config, 11, 3);
     let outcome = game.outcome().expect("the game ended");
     assert!(outcome.ticks >= 20, "two searching bots last a while on 20 × 16, not {} ticks", outcome.ticks);
     assert!(outcome.ticks <= config.max_ticks);
+}
+
+#[test]
+fn the_stand_alone_bot_is_clean_under_the_sanitizers() {
+    // A short game: the bot exits with an error status on any finding
+    // (leaks included), which `Program::finish` checks.
+    let config = Config { width: 12, height: 10, rock_density: 10, max_ticks: 40, ..Config::default() };
+    let game = self_play(&builds().sanitized, &config, 3, 2);
+    assert!(game.is_over());
 }
 
 /// A plugin loaded with libloading, as a host loads it.
