@@ -47,3 +47,24 @@ pub const LC_ABI_VERSION: u32 = 1;
 pub extern "C" fn lc_abi_version() -> u32 {
     LC_ABI_VERSION
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::mem::{offset_of, size_of};
+
+    /// The sizes C sees (checked again by `tests/c/abi_test.c`, on the C
+    /// side of the header): a change here is a change of the ABI.
+    #[test]
+    fn c_layouts_are_pinned() {
+        assert_eq!(size_of::<LcConfig>(), 28);
+        assert_eq!(size_of::<LcPlayer>(), 28);
+        assert_eq!(size_of::<LcResult>(), 116);
+        assert_eq!(size_of::<LcPlayerView>(), 20);
+        assert_eq!(size_of::<LcObservation>(), 56);
+        assert_eq!(offset_of!(LcObservation, players), 40);
+        assert_eq!(offset_of!(LcObservation, grid), 48);
+        assert_eq!(size_of::<LcBotV1>(), 40);
+        assert_eq!(offset_of!(LcBotV1, create), 16);
+    }
+}

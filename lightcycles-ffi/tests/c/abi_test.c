@@ -5,6 +5,7 @@
  */
 #include <lightcycles.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,17 @@ static LcPlayer player(const LcGame *game, uint32_t id) {
     OK(lc_game_player(game, id, &p));
     return p;
 }
+
+/* The layouts the Rust side pins in lib.rs (tests::c_layouts_are_pinned). */
+_Static_assert(sizeof(LcConfig) == 28, "LcConfig layout");
+_Static_assert(sizeof(LcPlayer) == 28, "LcPlayer layout");
+_Static_assert(sizeof(LcResult) == 116, "LcResult layout");
+_Static_assert(sizeof(LcPlayerView) == 20, "LcPlayerView layout");
+_Static_assert(sizeof(LcObservation) == 56, "LcObservation layout");
+_Static_assert(offsetof(LcObservation, players) == 40, "LcObservation.players");
+_Static_assert(offsetof(LcObservation, grid) == 48, "LcObservation.grid");
+_Static_assert(sizeof(LcBotV1) == 40, "LcBotV1 layout");
+_Static_assert(offsetof(LcBotV1, create) == 16, "LcBotV1.create");
 
 static void test_versions_and_names(void) {
     CHECK(lc_abi_version() == LC_ABI_VERSION);
