@@ -17,6 +17,8 @@
 //! plugin receives, and [`plugin::check_table`] to check the table a plugin
 //! returns.
 
+#![warn(missing_docs)]
+
 pub mod config;
 pub mod error;
 pub mod game;
