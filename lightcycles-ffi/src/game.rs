@@ -13,9 +13,10 @@ use crate::observation::{read_observation, LcObservation};
 use crate::search;
 use crate::status::LcStatus;
 
-/// The engine behind every handle. One line to change when a faster
-/// engine implements [`Engine`].
-pub type EngineImpl = lightcycles_core::Game;
+/// The engine behind every handle: the fast engine (bitboards, a step and
+/// a copy that allocate nothing), proven equal to the reference engine by
+/// the core's trajectory gate and, here, by the replays stepped from C.
+pub type EngineImpl = lightcycles_core::FastGame;
 
 /// Most players in a game (RULES.md section 1): the size of the arrays of
 /// `LcResult`.

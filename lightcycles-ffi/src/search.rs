@@ -1,154 +1,54 @@
-//! Flood fills for search: the cells a player can still reach, and the
-//! Voronoi split of the board (who reaches each empty cell first).
+//! Flood fills for search, on the core's search helpers over the fast
+//! engine: the cells a player can still reach, the Voronoi split of the
+//! board (who reaches each empty cell first), and whether two players can
+//! still meet.
 //!
-//! Written over any engine that shows its grid as a row-major slice, with
-//! thread-local scratch buffers, so a call allocates nothing once a thread
-//! has searched a board of that size.
+//! Each thread keeps one [`Scratch`], so a call allocates nothing once the
+//! thread has searched a board of that size.
 
 use std::cell::RefCell;
 
-use lightcycles_core::{CellValue, Engine, Pos, EMPTY, ROCK};
-
-/// An engine whose cells can be read as one row-major slice: the flood
-/// fills run on the slice, without a call per cell.
-pub trait Grid: Engine {
-    /// Every cell value, row-major (`y * width + x`).
-    fn cells(&self) -> &[CellValue];
-}
-
-impl Grid for lightcycles_core::Game {
-    fn cells(&self) -> &[CellValue] {
-        self.grid()
-    }
-}
+use lightcycles_core::search::{self as core_search, Scratch};
+use lightcycles_core::{Dir, Engine, FastGame, Pos};
 
 /// `owners` value of a cell that no single player reaches first: a tie,
 /// a cell nobody reaches, or a cell that is not empty.
 pub const NO_OWNER: i8 = -1;
 
-/// Distance of a cell not reached. Distances stay below `255 · 255`.
-const UNREACHED: u16 = u16::MAX;
-
-#[derive(Default)]
-struct Scratch {
-    /// The board inside a frame of rock one cell wide, so that a fill
-    /// needs no bounds checks (and no division to find a column).
-    padded: Vec<CellValue>,
-    queue: Vec<u32>,
-    dist: Vec<u16>,
-    owner: Vec<i8>,
-}
-
 thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
-}
-
-/// A board copied into a rock frame: its padded width and the index map.
-#[derive(Clone, Copy)]
-struct Frame {
-    width: usize,
-    height: usize,
-}
-
-impl Frame {
-    fn of<E: Grid>(engine: &E) -> Frame {
-        let c = engine.config();
-        Frame { width: c.width as usize, height: c.height as usize }
-    }
-
-    /// Width of a padded row.
-    fn stride(self) -> usize {
-        self.width + 2
-    }
-
-    /// Cells of the padded board.
-    fn cells(self) -> usize {
-        self.stride() * (self.height + 2)
-    }
-
-    /// The padded index of a cell of the board.
-    fn at(self, pos: Pos) -> usize {
-        (pos.y as usize + 1) * self.stride() + pos.x as usize + 1
-    }
-
-    /// Copies `grid` into `padded`, framed in rock.
-    fn fill(self, grid: &[CellValue], padded: &mut Vec<CellValue>) {
-        padded.clear();
-        padded.resize(self.cells(), ROCK);
-        for (y, row) in grid.chunks_exact(self.width).enumerate() {
-            let start = (y + 1) * self.stride() + 1;
-            padded[start..start + self.width].copy_from_slice(row);
-        }
-    }
-}
-
-/// Breadth-first distances from padded cell `start` through empty cells
-/// into `dist` (`UNREACHED` elsewhere); `queue` ends holding the reached
-/// cells in order, `start` first. The start gets distance 0 whatever it holds.
-fn distances(padded: &[CellValue], stride: usize, start: usize, dist: &mut [u16], queue: &mut Vec<u32>) {
-    dist.fill(UNREACHED);
-    queue.clear();
-    dist[start] = 0;
-    queue.push(start as u32);
-    let mut head = 0;
-    while head < queue.len() {
-        let i = queue[head] as usize;
-        head += 1;
-        let d = dist[i] + 1;
-        // The frame keeps every neighbour of a reached cell inside the board.
-        for j in [i - stride, i + 1, i + stride, i - 1] {
-            if dist[j] == UNREACHED && padded[j] == EMPTY {
-                dist[j] = d;
-                queue.push(j as u32);
-            }
-        }
-    }
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
 /// The number of empty cells `player` can reach from its head through empty
 /// cells (its head excluded); 0 for a player that is no longer riding.
-pub fn reachable<E: Grid>(engine: &E, player: usize) -> u32 {
-    let p = engine.player(player);
-    if !p.alive {
+pub fn reachable(game: &FastGame, player: usize) -> u32 {
+    if !game.is_alive(player) {
         return 0;
     }
-    let frame = Frame::of(engine);
-    SCRATCH.with(|s| {
-        let s = &mut *s.borrow_mut();
-        frame.fill(engine.cells(), &mut s.padded);
-        s.dist.resize(frame.cells(), UNREACHED);
-        distances(&s.padded, frame.stride(), frame.at(p.pos), &mut s.dist, &mut s.queue);
-        s.queue.len() as u32 - 1
-    })
+    SCRATCH.with(|s| core_search::reachable_with(game, game.head(player), &mut s.borrow_mut()))
 }
 
 /// Whether players `a` and `b` can no longer meet: no empty cell is
 /// reachable by both (so each fills its own room). True when either is no
 /// longer riding, false for `a == b` while it rides.
-pub fn separated<E: Grid>(engine: &E, a: usize, b: usize) -> bool {
-    let (pa, pb) = (engine.player(a), engine.player(b));
-    if !pa.alive || !pb.alive {
+pub fn separated(game: &FastGame, a: usize, b: usize) -> bool {
+    if !game.is_alive(a) || !game.is_alive(b) {
         return true;
     }
     if a == b {
         return false;
     }
-    let frame = Frame::of(engine);
+    let layout = game.layout();
+    let (w, h) = (layout.width(), layout.height());
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        frame.fill(engine.cells(), &mut s.padded);
-        s.dist.resize(frame.cells(), UNREACHED);
-        distances(&s.padded, frame.stride(), frame.at(pa.pos), &mut s.dist, &mut s.queue);
+        core_search::reachable_with(game, game.head(a), s);
         // b's room is the empty cells connected to its head's neighbours:
         // the rooms meet when a reaches one of those neighbours.
-        let head = frame.at(pb.pos);
-        let reached = |j: usize| s.dist[j] != UNREACHED && s.dist[j] > 0;
-        !(reached(head - frame.stride()) || reached(head + 1) || reached(head + frame.stride()) || reached(head - 1))
+        let reached = s.reached();
+        !Dir::ALL.iter().filter_map(|&d| game.head(b).step(d, w, h)).any(|cell| layout.get(reached, cell))
     })
 }
-
-/// `owner` of a cell that several players reach first.
-const CONTESTED: i8 = -2;
 
 /// The Voronoi split: `counts[i]` becomes the number of empty cells that
 /// living player `i` reaches strictly before every other living player
@@ -156,67 +56,18 @@ const CONTESTED: i8 = -2;
 /// When `owners` is not empty it receives, row-major, the id of each cell's
 /// owner or [`NO_OWNER`]. `counts` must hold a slot per player and a
 /// non-empty `owners` a slot per cell.
-///
-/// One breadth-first fill from every head at once: a cell first reached on
-/// step `d` belongs to the owner of the cell it was reached from, unless
-/// another owner (or a contested cell) reaches it on the same step. That is
-/// exactly "the players at the least distance", since a player is among them
-/// at a cell if and only if it is among them at a neighbour one step closer.
-pub fn voronoi<E: Grid>(engine: &E, counts: &mut [u32], owners: &mut [i8]) {
-    let n = engine.num_players();
-    let frame = Frame::of(engine);
-    counts[..n].fill(0);
+pub fn voronoi(game: &FastGame, counts: &mut [u32], owners: &mut [i8]) {
+    let n = game.num_players();
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        frame.fill(engine.cells(), &mut s.padded);
-        let Scratch { padded, queue, dist, owner, .. } = s;
-        dist.clear();
-        dist.resize(frame.cells(), UNREACHED);
-        owner.clear();
-        owner.resize(frame.cells(), NO_OWNER);
-        queue.clear();
-        for id in 0..n {
-            let p = engine.player(id);
-            if p.alive {
-                let at = frame.at(p.pos);
-                dist[at] = 0;
-                owner[at] = id as i8;
-                queue.push(at as u32);
-            }
-        }
-        let heads = queue.len();
-        let stride = frame.stride();
-        let mut head = 0;
-        while head < queue.len() {
-            let i = queue[head] as usize;
-            head += 1;
-            let (d, o) = (dist[i] + 1, owner[i]);
-            for j in [i - stride, i + 1, i + stride, i - 1] {
-                let dj = dist[j];
-                if dj == UNREACHED {
-                    if padded[j] == EMPTY {
-                        dist[j] = d;
-                        owner[j] = o;
-                        queue.push(j as u32);
-                    }
-                } else if dj == d && owner[j] != o {
-                    // Only empty cells get a distance past 0 (the heads).
-                    owner[j] = CONTESTED;
-                }
-            }
-        }
-        for &i in &queue[heads..] {
-            let o = owner[i as usize];
-            if o >= 0 {
-                counts[o as usize] += 1;
-            }
-        }
+        let split = core_search::voronoi_with(game, s);
+        counts[..n].copy_from_slice(&split.counts[..n]);
         if !owners.is_empty() {
-            for y in 0..frame.height {
-                let from = (y + 1) * stride + 1;
-                let row = &mut owners[y * frame.width..(y + 1) * frame.width];
-                for (out, (&o, &cell)) in row.iter_mut().zip(owner[from..].iter().zip(&padded[from..])) {
-                    *out = if o >= 0 && cell == EMPTY { o } else { NO_OWNER };
+            let c = game.config();
+            for y in 0..c.height {
+                for x in 0..c.width {
+                    let pos = Pos::new(x as u8, y as u8);
+                    owners[pos.index(c.width)] = s.owner(pos).map_or(NO_OWNER, |id| id as i8);
                 }
             }
         }
@@ -227,7 +78,7 @@ pub fn voronoi<E: Grid>(engine: &E, counts: &mut [u32], owners: &mut [i8]) {
 mod tests {
     use super::*;
     use lightcycles_core::map::parse_2010;
-    use lightcycles_core::{Action, Config, Game};
+    use lightcycles_core::{Action, Config, Game, EMPTY};
 
     fn game(map: &str) -> Game {
         let map = parse_2010(map).unwrap();
@@ -235,16 +86,21 @@ mod tests {
         Game::from_map(&config, &map).unwrap()
     }
 
+    /// The fast engine's copy of a reference game.
+    fn fast(g: &Game) -> FastGame {
+        FastGame::from_position(&g.position()).unwrap()
+    }
+
     const OPEN: &str = "8 8\n        \n 1      \n        \n        \n        \n        \n      2 \n        \n";
 
     #[test]
     fn open_board_fills_all_but_the_heads() {
         let g = game(OPEN);
-        assert_eq!(reachable(&g, 0), 62);
-        assert_eq!(reachable(&g, 1), 62);
+        assert_eq!(reachable(&fast(&g), 0), 62);
+        assert_eq!(reachable(&fast(&g), 1), 62);
         let mut counts = [0u32; 2];
         let mut owners = vec![0i8; 64];
-        voronoi(&g, &mut counts, &mut owners);
+        voronoi(&fast(&g), &mut counts, &mut owners);
         // Symmetric positions split evenly; the anti-diagonal band is tied.
         assert_eq!(counts[0], counts[1]);
         // (1,1) and (6,6): cells with x + y < 7 are closer to player 0.
@@ -273,30 +129,30 @@ mod tests {
         // A wall of rocks cuts column 4: each player owns its own side.
         let map = "8 8\n    #   \n 1  #   \n    #   \n    #   \n    #   \n    #   \n    # 2 \n    #   \n";
         let g = game(map);
-        assert_eq!(reachable(&g, 0), 31);
-        assert_eq!(reachable(&g, 1), 23);
+        assert_eq!(reachable(&fast(&g), 0), 31);
+        assert_eq!(reachable(&fast(&g), 1), 23);
         let mut counts = [9u32; 2];
-        voronoi(&g, &mut counts, &mut []);
+        voronoi(&fast(&g), &mut counts, &mut []);
         assert_eq!(counts, [31, 23]);
     }
 
     #[test]
     fn separation_is_about_shared_empty_cells() {
         let open = game(OPEN);
-        assert!(!separated(&open, 0, 1));
-        assert!(!separated(&open, 1, 0));
-        assert!(!separated(&open, 0, 0));
+        assert!(!separated(&fast(&open), 0, 1));
+        assert!(!separated(&fast(&open), 1, 0));
+        assert!(!separated(&fast(&open), 0, 0));
         let walled = "8 8\n    #   \n 1  #   \n    #   \n    #   \n    #   \n    #   \n    # 2 \n    #   \n";
         let g = game(walled);
-        assert!(separated(&g, 0, 1) && separated(&g, 1, 0));
+        assert!(separated(&fast(&g), 0, 1) && separated(&fast(&g), 1, 0));
         // Heads side by side across the wall's only gap share that gap.
         let gap = "8 8\n   #    \n   #    \n   #    \n  1 2   \n   #    \n   #    \n   #    \n   #    \n";
         let g = game(gap);
-        assert!(!separated(&g, 0, 1) && !separated(&g, 1, 0));
+        assert!(!separated(&fast(&g), 0, 1) && !separated(&fast(&g), 1, 0));
         // Heads touching with no empty cell between them: nothing to share.
         let touching = "8 8\n########\n#12#   #\n########\n#      #\n#      #\n#      #\n#      #\n########\n";
         let g = game(touching);
-        assert!(separated(&g, 0, 1));
+        assert!(separated(&fast(&g), 0, 1));
     }
 
     #[test]
@@ -307,13 +163,13 @@ mod tests {
         while g.player(1).alive {
             g.step(&[Action::Move(lightcycles_core::Dir::S), Action::Move(lightcycles_core::Dir::E)]).unwrap();
         }
-        assert_eq!(reachable(&g, 1), 0);
+        assert_eq!(reachable(&fast(&g), 1), 0);
         let mut counts = [0u32; 2];
-        voronoi(&g, &mut counts, &mut []);
+        voronoi(&fast(&g), &mut counts, &mut []);
         assert_eq!(counts[1], 0);
-        assert!(separated(&g, 0, 1));
+        assert!(separated(&fast(&g), 0, 1));
         if g.player(0).alive {
-            assert_eq!(counts[0], reachable(&g, 0));
+            assert_eq!(counts[0], reachable(&fast(&g), 0));
         }
     }
 
@@ -398,12 +254,12 @@ mod tests {
             let (counts, owners) = naive_voronoi(&g);
             let mut fast_counts = vec![0u32; players as usize];
             let mut fast_owners = vec![0i8; config.cells()];
-            voronoi(&g, &mut fast_counts, &mut fast_owners);
+            voronoi(&fast(&g), &mut fast_counts, &mut fast_owners);
             prop_assert_eq!(fast_counts, counts);
             prop_assert_eq!(fast_owners, owners);
             for id in 0..players as usize {
                 let expected = if g.player(id).alive { naive_reachable(&g, id) } else { 0 };
-                prop_assert_eq!(reachable(&g, id), expected);
+                prop_assert_eq!(reachable(&fast(&g), id), expected);
             }
         }
     }
