@@ -1,6 +1,7 @@
 //! The calls a search makes in its inner loop allocate nothing once warm:
-//! `lc_game_copy_into` between games of one size, and the flood fills once
-//! the thread has searched a board of that size (as their docs promise).
+//! `lc_game_copy_into` between games of one size, `lc_game_step`, the
+//! queries, and the flood fills once the thread has searched a board of that
+//! size (as their docs promise).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -37,7 +38,7 @@ fn allocations() -> usize {
 }
 
 #[test]
-fn copies_and_fills_allocate_nothing_once_warm() {
+fn copies_steps_and_fills_allocate_nothing_once_warm() {
     let config = LcConfig { width: 30, height: 20, ..lc_config_default() };
     let (mut a, mut b) = (ptr::null_mut(), ptr::null_mut());
     unsafe {
@@ -52,6 +53,19 @@ fn copies_and_fills_allocate_nothing_once_warm() {
     let (mut room, mut apart) = (0u32, false);
     let mut round = || unsafe {
         assert_eq!(lc_game_copy_into(a, b), LcStatus::Ok);
+        assert_eq!(lc_game_step(b, [LC_MOVE_N, LC_MOVE_NONE].as_ptr(), 2), LcStatus::Ok);
+        let mut p = LcPlayer {
+            struct_size: std::mem::size_of::<LcPlayer>() as u32,
+            x: 0,
+            y: 0,
+            dir: 0,
+            alive: 0,
+            trail: 0,
+            eliminated_at: 0,
+        };
+        assert_eq!(lc_game_player(b, 0, &mut p), LcStatus::Ok);
+        let mut over = true;
+        assert_eq!(lc_game_is_over(b, &mut over), LcStatus::Ok);
         assert_eq!(lc_game_voronoi(b, counts.as_mut_ptr(), 8, owners.as_mut_ptr(), owners.len()), LcStatus::Ok);
         assert_eq!(lc_game_reachable(b, 1, &mut room), LcStatus::Ok);
         assert_eq!(lc_game_separated(b, 0, 1, &mut apart), LcStatus::Ok);
@@ -62,7 +76,7 @@ fn copies_and_fills_allocate_nothing_once_warm() {
         round();
     }
     let made = allocations() - before;
-    assert_eq!(made, 0, "{made} allocations in 100 warm rounds of copy and fills");
+    assert_eq!(made, 0, "{made} allocations in 100 warm rounds of copy, step, queries and fills");
     // The counter counts: a clone allocates.
     let mut c = ptr::null_mut();
     let before = allocations();
