@@ -14,7 +14,7 @@ use crate::outcome::Outcome;
 use crate::position::Position;
 
 /// A game as the rule book describes it: a grid of cell values and the players.
-#[derive(Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Game {
     config: Config,
     /// Cell values, row-major.
@@ -22,28 +22,6 @@ pub struct Game {
     players: Vec<PlayerState>,
     tick: u32,
     outcome: Option<Outcome>,
-}
-
-impl Clone for Game {
-    fn clone(&self) -> Self {
-        Game {
-            config: self.config,
-            grid: self.grid.clone(),
-            players: self.players.clone(),
-            tick: self.tick,
-            outcome: self.outcome.clone(),
-        }
-    }
-
-    /// Reuses `self`'s grid and player list, so copying between games of
-    /// one size allocates nothing (the copy-make step of a search).
-    fn clone_from(&mut self, source: &Self) {
-        self.config = source.config;
-        self.grid.clone_from(&source.grid);
-        self.players.clone_from(&source.players);
-        self.tick = source.tick;
-        self.outcome.clone_from(&source.outcome);
-    }
 }
 
 impl Game {
