@@ -16,6 +16,7 @@ use lightcycles_core::replay::Replay;
 use lightcycles_core::{Answer, Config, ConfigError, FaultPolicy};
 
 use crate::bot::builtin::Builtin;
+use crate::bot::log::{LogPlace, LOGS_DIR};
 use crate::match_loop::{DefaultEngine, Limits, MapFile};
 use crate::report::{self, Tally};
 use crate::run::{self, Entrant, RunError, RunOptions};
@@ -338,10 +339,20 @@ pub fn bots_help() -> String {
     let mut s = String::from(
         "Bot specs:\n  \
          builtin:NAME      a bot compiled into lightcycles (below)\n  \
-         NAME=SPEC         the same bot shown as NAME (letters, digits, _ - .)\n  \
-         PATH.py, PATH.so, cmd:COMMAND, tron2010:COMMAND\n                    \
-         parsed, but not supported by this build yet\n\
-         Without NAME=, a bot is named after its builtin; equal names get _2, _3...\n\n\
+         PATH.py           a CodeClash bot: main.py with get_move(obs) -> str, run by python3\n                    \
+         (or $LIGHTCYCLES_PYTHON)\n  \
+         cmd:COMMAND       any program: one JSON observation per line on stdin, one answer\n                    \
+         line (N, E, S or W) per observation on stdout; run by /bin/sh -c COMMAND\n  \
+         tron2010:COMMAND  a bot of the 2010 Google AI Challenge: the board as '#', ' ', '1'\n                    \
+         (itself) and '2'; answers 1-4 for N E S W; two bots only\n  \
+         PATH.so           a native plugin (C ABI lightcycles_bot_v1, or Rust through abi_stable)\n  \
+         NAME=SPEC         the same bot shown as NAME (letters, digits, _ - .)\n\
+         Without NAME=, a bot is named after its builtin, its file's stem or its program;\n\
+         equal names get _2, _3...\n\n\
+         Bot processes run in a process group of their own, killed at the end of their game\n\
+         or when they are eliminated. With -o DIR, what they write to stderr (and a Python\n\
+         bot's prints) goes to DIR/logs/<game>-<seat>-<name>.log, up to 1 MiB; without -o\n\
+         it is discarded.\n\n\
          Built-in bots:\n",
     );
     for b in Builtin::ALL {
@@ -456,16 +467,46 @@ fn load_map(path: &Path) -> Result<MapFile, Failure> {
 }
 
 /// The entrants of a run from the bot arguments, or why they cannot play.
+/// Bot processes log nowhere.
 pub fn entrants(args: &[String]) -> Result<Vec<Entrant>, SpecError> {
+    entrants_logged(args, None)
+}
+
+/// The entrants of a run from the bot arguments, each bot process logging
+/// to `log_dir/<game>-<seat>-<name>.log` when a folder is given.
+pub fn entrants_logged(args: &[String], log_dir: Option<&Path>) -> Result<Vec<Entrant>, SpecError> {
     let specs = args.iter().map(|a| BotSpec::parse(a)).collect::<Result<Vec<_>, _>>()?;
-    let factories = specs.iter().map(BotSpec::factory).collect::<Result<Vec<_>, _>>()?;
     let names = spec::display_names(&specs);
-    Ok(names.into_iter().zip(factories).map(|(name, factory)| Entrant { name, factory }).collect())
+    specs
+        .iter()
+        .zip(names)
+        .map(|(spec, name)| {
+            let log = log_dir.map(|dir| LogPlace { dir: dir.to_path_buf(), name: name.clone() });
+            Ok(Entrant { name, factory: spec.factory_logged(log)? })
+        })
+        .collect()
+}
+
+/// Refuses a bot whose kind cannot ride in a game of `players` players.
+fn check_players(args: &[String], players: usize) -> Result<(), Failure> {
+    for arg in args {
+        if let Ok(spec) = BotSpec::parse(arg) {
+            if let Some(max) = spec.kind.max_players().filter(|&max| players > max) {
+                return Err(bad_input(format!(
+                    "bot {arg:?}: {} play games of {max} players only, but {players} bots were given",
+                    spec.kind.form()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let entrants = entrants(&args.bots).map_err(|e| bad_input(e.to_string()))?;
+    let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
+    let entrants = entrants_logged(&args.bots, log_dir.as_deref()).map_err(|e| bad_input(e.to_string()))?;
     let players = entrants.len() as u32;
+    check_players(&args.bots, entrants.len())?;
     let (config, map_file) = args.board.config(players)?;
     if let Some(dir) = &args.output {
         std::fs::create_dir_all(dir)

@@ -2,7 +2,7 @@
 //! give the same replay, byte for byte.
 //!
 //! Each tick every living bot is asked for an answer to the state before
-//! the tick; each [`Reply`] becomes an [`Answer`] through the core's one
+//! the tick, all of them at once (each on its own clock); each [`Reply`] becomes an [`Answer`] through the core's one
 //! parser ([`Answer::from_line`]); the engine applies the tick and the
 //! [`Recorder`] writes it down. A bot is dropped (and with it any process it
 //! runs) as soon as its player is eliminated.
@@ -15,7 +15,7 @@ use lightcycles_core::{
     Answer, Config, Engine, FaultKind, FaultPolicy, GameError, Map, MapParseError, Outcome, StepError,
 };
 
-use crate::bot::{Bot, Reply, Turn};
+use crate::bot::{Asked, Bot, Reply, Turn};
 
 /// The engine games are played on: the fast engine, proven equal to the
 /// reference by the core's trajectory gate. `replay verify` always replays
@@ -208,10 +208,22 @@ pub fn play_watched<E: Engine>(
     while !engine.is_over() {
         let position = engine.position();
         let limit = setup.limits.for_tick(position.tick + 1);
+        // Every observation goes out first, each bot on its own clock; then
+        // the answers are collected in seat order, each against its own
+        // deadline. The order of collection cannot change an answer.
+        let asked: Vec<Option<Asked>> = bots
+            .iter_mut()
+            .enumerate()
+            .map(|(seat, bot)| match bot {
+                Some(bot) if position.players[seat].alive => Some(bot.ask(&Turn::new(&position, seat), limit)),
+                _ => None,
+            })
+            .collect();
         let mut answers = Vec::with_capacity(players);
-        for (seat, bot) in bots.iter_mut().enumerate() {
-            let answer = match bot {
-                Some(bot) if position.players[seat].alive => answer_of(&bot.answer(&Turn::new(&position, seat), limit)),
+        for (seat, (bot, asked)) in bots.iter_mut().zip(asked).enumerate() {
+            let answer = match (bot, asked) {
+                (Some(_), Some(Asked::Answered(reply))) => answer_of(&reply),
+                (Some(bot), Some(Asked::Pending)) => answer_of(&bot.collect()),
                 _ => Answer::none(),
             };
             if let Some(kind) = answer.fault {

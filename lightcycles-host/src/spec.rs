@@ -16,6 +16,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::bot::builtin::Builtin;
+use crate::bot::log::LogPlace;
+use crate::bot::python::PythonFactory;
+use crate::bot::subprocess::CommandFactory;
+use crate::bot::tron2010::Tron2010Factory;
 use crate::bot::BotFactory;
 
 /// What kind of bot a spec names, and where to find it.
@@ -42,6 +46,15 @@ impl BotKind {
             BotKind::Plugin(_) => "native plugins (PATH.so, .dylib, .dll)",
             BotKind::Command(_) => "JSON-lines programs (cmd:COMMAND)",
             BotKind::Tron2010(_) => "2010 Google AI Challenge bots (tron2010:COMMAND)",
+        }
+    }
+
+    /// The most players a game with a bot of this kind may have, when the
+    /// kind has a limit of its own (the 2010 protocol knows two players).
+    pub fn max_players(&self) -> Option<usize> {
+        match self {
+            BotKind::Tron2010(_) => Some(2),
+            _ => None,
         }
     }
 
@@ -105,6 +118,14 @@ pub enum SpecError {
         /// The argument.
         arg: String,
     },
+    /// A bot file that cannot be played (missing, not loadable, no interpreter).
+    #[error("bot {arg:?}: {reason}")]
+    Unusable {
+        /// The argument.
+        arg: String,
+        /// Why, naming the file or program.
+        reason: String,
+    },
     /// A form this build parses but cannot play yet.
     #[error(
         "bot {arg:?}: {form} are not supported by this build of lightcycles yet; use builtin:NAME ({})",
@@ -143,11 +164,23 @@ impl BotSpec {
         self.name.clone().unwrap_or_else(|| self.kind.default_name())
     }
 
-    /// The factory that makes this bot for each game, or why this build
-    /// cannot play it.
+    /// The factory that makes this bot for each game, with no logs, or why
+    /// this build cannot play it.
     pub fn factory(&self) -> Result<Arc<dyn BotFactory>, SpecError> {
+        self.factory_logged(None)
+    }
+
+    /// The factory that makes this bot for each game, writing the logs of a
+    /// bot process to `log` (a run's log folder and the bot's display name),
+    /// or why this build cannot play it. Files are checked here, once, so a
+    /// missing bot stops a run before its first game.
+    pub fn factory_logged(&self, log: Option<LogPlace>) -> Result<Arc<dyn BotFactory>, SpecError> {
+        let unusable = |reason: String| SpecError::Unusable { arg: self.arg.clone(), reason };
         match &self.kind {
             BotKind::Builtin(b) => Ok(Arc::new(*b)),
+            BotKind::Command(command) => Ok(Arc::new(CommandFactory { command: command.clone(), log })),
+            BotKind::Tron2010(command) => Ok(Arc::new(Tron2010Factory { command: command.clone(), log })),
+            BotKind::Python(path) => Ok(Arc::new(PythonFactory::new(path, log).map_err(unusable)?)),
             other => Err(SpecError::Unsupported { arg: self.arg.clone(), form: other.form() }),
         }
     }
@@ -267,13 +300,20 @@ mod tests {
     }
 
     #[test]
-    fn only_builtins_have_a_factory_in_this_build() {
-        assert!(parse("builtin:fuzz").factory().is_ok());
-        for arg in ["main.py", "lib.so", "cmd:./bot", "tron2010:./bot"] {
-            let e = parse(arg).factory().err().expect("not supported yet");
-            assert!(matches!(e, SpecError::Unsupported { .. }));
-            assert!(e.to_string().contains("not supported by this build"), "{e}");
+    fn factories_of_every_form() {
+        for arg in ["builtin:fuzz", "cmd:./bot", "tron2010:./bot"] {
+            assert!(parse(arg).factory().is_ok(), "{arg}");
         }
+        let e = parse("no/such/main.py").factory().err().expect("a missing file");
+        assert!(matches!(e, SpecError::Unusable { .. }));
+        assert!(e.to_string().starts_with("bot \"no/such/main.py\": cannot read no/such/main.py"), "{e}");
+    }
+
+    #[test]
+    fn only_the_2010_protocol_limits_the_players() {
+        assert_eq!(parse("tron2010:./bot").kind.max_players(), Some(2));
+        assert_eq!(parse("cmd:./bot").kind.max_players(), None);
+        assert_eq!(parse("builtin:random").kind.max_players(), None);
     }
 
     #[test]

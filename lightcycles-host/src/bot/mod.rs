@@ -1,15 +1,39 @@
 //! Bots: the one adapter trait that every kind of bot implements.
 //!
 //! A bot is made per game and seat ([`BotFactory::create`]) with the game's
-//! seed, asked for one answer per observation with a time limit
-//! ([`Bot::answer`]), and dropped when its player is eliminated or the game
-//! ends (an adapter that runs a process kills it in `Drop`). What it gives
+//! seed, asked for one answer per observation with a time limit, and dropped
+//! when its player is eliminated or the game ends (an adapter that runs a
+//! process kills it with its whole process group in `Drop`). What it gives
 //! back is a [`Reply`]: a raw line, no move, a timeout or a crash. The match
 //! loop, not the bot, turns replies into recorded answers, so every line
 //! goes through the core's one parser.
+//!
+//! A tick asks every bot in two steps so that bots think at the same time:
+//! [`Bot::ask`] hands the observation over and starts the bot's own clock,
+//! and [`Bot::collect`] waits for that bot's answer until its own deadline.
+//! A tick then costs the slowest bot's limit, not the sum of the limits.
+//! Built-in bots answer at once in `ask` through [`Bot::answer`].
+//!
+//! The adapters, one module each:
+//!
+//! - [`builtin`]: bots compiled into the host (`builtin:NAME`).
+//! - [`subprocess`]: any program speaking JSON lines (`cmd:COMMAND`).
+//! - [`tron2010`]: bots of the 2010 Google AI Challenge (`tron2010:COMMAND`).
+//! - [`python`]: CodeClash `main.py` bots (`get_move(obs) -> str`).
+//! - [`plugin_rust`]: Rust plugins loaded through abi_stable.
+//!
+//! Shared machinery: [`process`] (a bot process in its own group, its
+//! pipes, and its end), [`lines`] (capped line reading), [`log`] (per-bot
+//! log files), [`in_process`] (a plugin bot on a thread of its own).
 
 pub mod builtin;
 pub mod space;
+pub mod lines;
+pub mod log;
+pub mod process;
+pub mod python;
+pub mod subprocess;
+pub mod tron2010;
 
 use std::fmt;
 use std::time::Duration;
@@ -155,13 +179,39 @@ pub struct BotContext {
     pub seed: u64,
 }
 
+/// What [`Bot::ask`] did with an observation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Asked {
+    /// The bot answered at once (a built-in bot, or an adapter that already
+    /// knows the answer: a bot that has crashed).
+    Answered(Reply),
+    /// The observation is on its way; [`Bot::collect`] gives the answer.
+    Pending,
+}
+
 /// A bot playing one seat of one game.
 pub trait Bot: Send {
     /// The answer to the observation of `turn`, within `limit` (the first
-    /// tick's limit on tick 1). An adapter for untrusted code enforces the
-    /// limit itself and returns [`Reply::Timeout`] when it runs out; a
-    /// built-in bot answers at once.
+    /// tick's limit on tick 1), in one call. A built-in bot answers at once;
+    /// an adapter for untrusted code enforces the limit itself and returns
+    /// [`Reply::Timeout`] when it runs out.
     fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply;
+
+    /// Hands the observation of `turn` to the bot and starts its clock:
+    /// its answer is due within `limit` from now. An adapter that waits for
+    /// its bot returns [`Asked::Pending`] and waits in [`Bot::collect`]; the
+    /// default answers at once through [`Bot::answer`].
+    fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {
+        Asked::Answered(self.answer(turn, limit))
+    }
+
+    /// The answer to the last [`Bot::ask`] that returned [`Asked::Pending`],
+    /// waiting at most until that ask's deadline. Called once per pending
+    /// ask. The default, for bots that never return `Pending`, is a crash:
+    /// there is nothing to collect.
+    fn collect(&mut self) -> Reply {
+        Reply::Crash
+    }
 }
 
 /// Makes a fresh bot for each game and seat.

@@ -1,0 +1,167 @@
+//! Per-bot log files: what a bot process writes to stderr (and, for a
+//! CodeClash bot, its `print`s and tracebacks), and the host's notes on
+//! its faults, in `DIR/logs/<game>-<seat>-<name>.log` next to the replays.
+//!
+//! A log is capped ([`LOG_CAP_BYTES`]): a bot that writes without end
+//! fills its own log once and is read and discarded after that, so it
+//! never blocks on a full pipe and never fills the disk. Without a log
+//! directory (no `-o`), stderr is discarded.
+
+use std::fs::File;
+use std::io::{ErrorKind, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The most bytes written to one bot's log in one game.
+pub const LOG_CAP_BYTES: u64 = 1 << 20;
+
+/// The folder of the logs inside a run's output folder.
+pub const LOGS_DIR: &str = "logs";
+
+/// Where a run writes its bots' logs, and the name of the bot they belong to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogPlace {
+    /// The folder (created when the first log is made).
+    pub dir: PathBuf,
+    /// The bot's display name.
+    pub name: String,
+}
+
+impl LogPlace {
+    /// The log of game `game`, seat `seat`.
+    pub fn path(&self, game: u64, seat: usize) -> PathBuf {
+        log_path(&self.dir, game, seat, &self.name)
+    }
+}
+
+/// `dir/<game>-<seat>-<name>.log`, with every character of the name that is
+/// not a letter, digit, `_`, `-` or `.` replaced by `_`.
+pub fn log_path(dir: &Path, game: u64, seat: usize, name: &str) -> PathBuf {
+    let safe: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' }).collect();
+    dir.join(format!("{game}-{seat}-{safe}.log"))
+}
+
+#[derive(Debug)]
+struct Capped {
+    file: File,
+    written: u64,
+    cut: bool,
+}
+
+/// One bot's log in one game, shared by the thread that copies its stderr
+/// and the host's notes; or nowhere.
+#[derive(Clone, Debug, Default)]
+pub struct BotLog {
+    file: Option<Arc<Mutex<Capped>>>,
+}
+
+impl BotLog {
+    /// A log that keeps nothing.
+    pub fn discard() -> BotLog {
+        BotLog::default()
+    }
+
+    /// A new log file at `path` (its folder is created).
+    pub fn create(path: &Path) -> std::io::Result<BotLog> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = File::create(path)?;
+        Ok(BotLog { file: Some(Arc::new(Mutex::new(Capped { file, written: 0, cut: false }))) })
+    }
+
+    /// The log of `place` for one game and seat, or nowhere when there is no
+    /// place; a log that cannot be created is reported on stderr once and
+    /// discarded: a missing log never costs a bot its game.
+    pub fn open(place: Option<&LogPlace>, game: u64, seat: usize) -> BotLog {
+        let Some(place) = place else { return BotLog::discard() };
+        let path = place.path(game, seat);
+        BotLog::create(&path).unwrap_or_else(|e| {
+            eprintln!("warning: cannot write the bot log {}: {e}", path.display());
+            BotLog::discard()
+        })
+    }
+
+    /// Whether anything written here is kept.
+    pub fn keeps(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// Appends bytes, up to the cap; past it, one line says the log was cut.
+    pub fn write(&self, bytes: &[u8]) {
+        let Some(file) = &self.file else { return };
+        let mut log = file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if log.cut {
+            return;
+        }
+        let room = LOG_CAP_BYTES.saturating_sub(log.written);
+        let take = bytes.len().min(room as usize);
+        let mut ok = log.file.write_all(&bytes[..take]).is_ok();
+        log.written += take as u64;
+        if take < bytes.len() {
+            let note = format!("\n[lightcycles] log cut at {LOG_CAP_BYTES} bytes; the rest is discarded\n");
+            ok &= log.file.write_all(note.as_bytes()).is_ok();
+            log.cut = true;
+        }
+        if !ok {
+            log.cut = true;
+        }
+    }
+
+    /// Appends one line from the host: `[lightcycles] TEXT`.
+    pub fn note(&self, text: &str) {
+        if self.keeps() {
+            self.write(format!("[lightcycles] {text}\n").as_bytes());
+        }
+    }
+
+    /// Copies `source` into the log until it ends, reading on past the cap
+    /// so that the writer never blocks. Meant for a thread of its own.
+    pub fn copy_from(&self, mut source: impl Read) {
+        let mut buf = vec![0u8; 16 * 1024];
+        loop {
+            match source.read(&mut buf) {
+                Ok(0) => return,
+                Ok(n) => self.write(&buf[..n]),
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(_) => return,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_names_carry_game_seat_and_a_safe_name() {
+        let dir = Path::new("out/logs");
+        assert_eq!(log_path(dir, 3, 1, "bot_a-1.2"), dir.join("3-1-bot_a-1.2.log"));
+        assert_eq!(log_path(dir, 0, 0, "my bot/../x"), dir.join("0-0-my_bot_.._x.log"));
+    }
+
+    #[test]
+    fn a_log_keeps_notes_and_output_up_to_its_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("logs/0-0-x.log");
+        let log = BotLog::create(&path).unwrap();
+        log.note("tick 1: timeout");
+        log.copy_from(std::io::repeat(b'y').take(3 * LOG_CAP_BYTES));
+        log.note("never written: the log is cut");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("[lightcycles] tick 1: timeout\nyyy"));
+        assert!(text.ends_with("\n[lightcycles] log cut at 1048576 bytes; the rest is discarded\n"), "{}", &text[..40]);
+        let body = text.len() as u64 - "\n[lightcycles] log cut at 1048576 bytes; the rest is discarded\n".len() as u64;
+        assert_eq!(body, LOG_CAP_BYTES);
+    }
+
+    #[test]
+    fn a_discarded_log_keeps_nothing_and_reads_everything() {
+        let log = BotLog::discard();
+        assert!(!log.keeps());
+        log.copy_from(std::io::repeat(b'z').take(1 << 20));
+        log.note("nowhere");
+    }
+}

@@ -1,0 +1,405 @@
+//! A bot process: started in a process group of its own, fed through a
+//! writer thread, read through a reader thread, and killed with its whole
+//! group when it is dropped.
+//!
+//! The host never blocks on a bot: observations go to a writer thread
+//! (when a bot does not read its input and the pipe is full, new
+//! observations are not sent and the tick is a timeout); answers come from
+//! a reader thread that stamps each line with the time it was read, so a
+//! deadline is judged by when the answer came, not by when the host looked;
+//! stderr is copied into the bot's capped log by a third thread.
+//!
+//! The end of a process ([`Drop`]): its input is closed, the group gets
+//! SIGTERM, then after a short grace ([`GRACE`]) SIGKILL, and the leader is
+//! reaped. The leader is reaped only then, so that its process id (which is
+//! the group id) cannot be taken by another process while the group is
+//! signalled. A process that leaves the group (`setsid`, `setpgid`) escapes
+//! the group kill; it is not a child of the host and is not reaped by it.
+
+use std::collections::VecDeque;
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::time::{Duration, Instant};
+
+use rustix::process::{kill_process, kill_process_group, waitid, Pid, Signal, WaitId, WaitIdOptions};
+
+use super::lines::{pump_lines, Output, ANSWER_LINE_CAP};
+use super::log::BotLog;
+use super::{Asked, BotError, Reply};
+use std::os::unix::process::CommandExt;
+
+/// How long a bot has to end after SIGTERM before its group gets SIGKILL.
+pub const GRACE: Duration = Duration::from_millis(100);
+
+/// Lines read ahead of the host, per bot: a bot that floods its output
+/// waits on its own pipe instead of growing the host's memory.
+const LINES_AHEAD: usize = 64;
+
+/// Observations queued for a bot that has not read the previous ones.
+const MESSAGES_AHEAD: usize = 2;
+
+/// What came of waiting for a bot's next line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// A line, and when it was read.
+    Line(Vec<u8>, Instant),
+    /// Nothing before the deadline.
+    Deadline,
+    /// The bot closed its output or exited: no line will come any more.
+    Closed,
+}
+
+/// A running bot process.
+#[derive(Debug)]
+pub struct BotProcess {
+    child: Child,
+    input: Option<SyncSender<Vec<u8>>>,
+    output: Receiver<Output>,
+    closed: bool,
+    log: BotLog,
+}
+
+impl BotProcess {
+    /// Starts `command` in a new process group with piped stdin and stdout
+    /// and stderr copied to `log` (or discarded). Lines of its stdout are
+    /// kept up to `line_cap` bytes. `what` names the bot in errors.
+    pub fn spawn(mut command: Command, line_cap: usize, log: BotLog, what: &str) -> Result<BotProcess, BotError> {
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(if log.keeps() { Stdio::piped() } else { Stdio::null() })
+            .process_group(0);
+        let mut child = command.spawn().map_err(|e| {
+            let message = format!("{what}: cannot start {:?}: {e}", command.get_program());
+            log.note(&message);
+            BotError(message)
+        })?;
+        let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        start_threads(child, stdin, stdout, stderr, line_cap, log, what)
+    }
+
+    /// The bot's log, for the adapter's notes.
+    pub fn log(&self) -> &BotLog {
+        &self.log
+    }
+
+    /// Queues `message` for the bot's stdin. False when it was not queued:
+    /// the bot has not read what it was sent before, or its input is closed.
+    pub fn send(&mut self, message: Vec<u8>) -> bool {
+        match &self.input {
+            Some(input) => match input.try_send(message) {
+                Ok(()) => true,
+                Err(TrySendError::Full(_)) => false,
+                Err(TrySendError::Disconnected(_)) => {
+                    self.input = None;
+                    false
+                }
+            },
+            None => false,
+        }
+    }
+
+    /// The next line of the bot's stdout, waiting until `deadline` at most.
+    /// A line already read is returned even after the deadline: its time
+    /// says whether it was on time.
+    pub fn next_line(&mut self, deadline: Instant) -> Next {
+        if self.closed {
+            return Next::Closed;
+        }
+        let event = match self.output.try_recv() {
+            Ok(event) => Ok(event),
+            Err(_) => self.output.recv_timeout(deadline.saturating_duration_since(Instant::now())),
+        };
+        match event {
+            Ok(Output::Line { bytes, at }) => Next::Line(bytes, at),
+            Ok(Output::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                Next::Closed
+            }
+            Err(RecvTimeoutError::Timeout) => Next::Deadline,
+        }
+    }
+
+    /// Whether the bot can no longer answer: its output is closed, or the
+    /// process it was started as has exited (a child it left behind may
+    /// still hold the pipe open). The exit is seen without reaping the
+    /// process, so its id stays reserved until the group is killed.
+    pub fn is_gone(&mut self) -> bool {
+        if !self.closed && self.leader_exited() {
+            self.closed = true;
+        }
+        self.closed
+    }
+
+    fn leader_exited(&self) -> bool {
+        let pid = Pid::from_child(&self.child);
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        match waitid(WaitId::Pid(pid), options) {
+            Ok(Some(_)) => true,
+            Ok(None) => false,
+            // Already reaped, or not our child: gone either way.
+            Err(_) => true,
+        }
+    }
+
+    /// Kills the process group and reaps the leader.
+    fn end(&mut self) {
+        self.input = None;
+        let pid = Pid::from_child(&self.child);
+        let _ = kill_process_group(pid, Signal::TERM);
+        let until = Instant::now() + GRACE;
+        while !self.leader_exited() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // Whatever is left of the group, and the leader even if it moved to
+        // a group of its own.
+        let _ = kill_process_group(pid, Signal::KILL);
+        let _ = kill_process(pid, Signal::KILL);
+        let _ = self.child.wait();
+    }
+}
+
+/// The second half of [`BotProcess::spawn`]: the three threads. On an
+/// error the child is killed and reaped here.
+fn start_threads(
+    mut child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: Option<std::process::ChildStdout>,
+    stderr: Option<std::process::ChildStderr>,
+    line_cap: usize,
+    log: BotLog,
+    what: &str,
+) -> Result<BotProcess, BotError> {
+    let fail = |child: &mut Child, e: std::io::Error| {
+        let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
+        let _ = child.kill();
+        let _ = child.wait();
+        BotError(format!("{what}: cannot start a thread for the bot: {e}"))
+    };
+    let (Some(mut stdin), Some(stdout)) = (stdin, stdout) else {
+        return Err(fail(&mut child, std::io::Error::other("no pipes")));
+    };
+    let (input_tx, input_rx) = sync_channel::<Vec<u8>>(MESSAGES_AHEAD);
+    let writer = std::thread::Builder::new().name("bot-stdin".into()).spawn(move || {
+        for message in input_rx {
+            if stdin.write_all(&message).and_then(|()| stdin.flush()).is_err() {
+                break;
+            }
+        }
+    });
+    if let Err(e) = writer {
+        return Err(fail(&mut child, e));
+    }
+    let (output_tx, output_rx) = sync_channel::<Output>(LINES_AHEAD);
+    let reader =
+        std::thread::Builder::new().name("bot-stdout".into()).spawn(move || pump_lines(stdout, line_cap, output_tx));
+    if let Err(e) = reader {
+        return Err(fail(&mut child, e));
+    }
+    if let Some(stderr) = stderr {
+        let log = log.clone();
+        if let Err(e) = std::thread::Builder::new().name("bot-stderr".into()).spawn(move || log.copy_from(stderr)) {
+            return Err(fail(&mut child, e));
+        }
+    }
+    Ok(BotProcess { child, input: Some(input_tx), output: output_rx, closed: false, log })
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
+/// A bot that answers each message with one line, in order (the JSON-lines
+/// and 2010 protocols): the line that answers message `k` is the `k`-th
+/// line the bot writes after message `k` was sent.
+///
+/// Lines are matched to messages by counting, never by when they come: an
+/// answer that comes late is the answer to its own message and is thrown
+/// away, so it is never read as the next tick's answer. A line written
+/// before the message it would answer was sent answers nothing and is
+/// thrown away too.
+#[derive(Debug)]
+pub struct LineBot {
+    process: BotProcess,
+    /// Send times of the messages that have no line yet, oldest first.
+    unanswered: VecDeque<Instant>,
+    /// Messages sent so far.
+    sent: u64,
+    /// The message being waited for: its number, deadline, limit and tick.
+    waiting: Option<Waiting>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    number: u64,
+    deadline: Instant,
+    limit: Duration,
+    tick: u32,
+}
+
+impl LineBot {
+    /// Starts `command` (`what` names the bot in messages) with answers read
+    /// up to [`ANSWER_LINE_CAP`] bytes a line.
+    pub fn spawn(command: Command, log: BotLog, what: &str) -> Result<LineBot, BotError> {
+        let process = BotProcess::spawn(command, ANSWER_LINE_CAP, log, what)?;
+        Ok(LineBot { process, unanswered: VecDeque::new(), sent: 0, waiting: None })
+    }
+
+    /// Sends `message` (a whole message, ending with `\n`) for tick `tick`;
+    /// its answer is due within `limit`.
+    pub fn ask(&mut self, message: Vec<u8>, tick: u32, limit: Duration) -> Asked {
+        self.waiting = None;
+        if self.process.is_gone() {
+            return Asked::Answered(Reply::Crash);
+        }
+        let now = Instant::now();
+        if !self.process.send(message) {
+            self.process.log().note(&format!("tick {tick}: not sent: the bot has not read its earlier input"));
+            return Asked::Answered(if self.process.is_gone() { Reply::Crash } else { Reply::Timeout });
+        }
+        self.unanswered.push_back(now);
+        self.sent += 1;
+        self.waiting = Some(Waiting { number: self.sent, deadline: now + limit, limit, tick });
+        Asked::Pending
+    }
+
+    /// The line answering the last message, or why there is none.
+    pub fn collect(&mut self) -> Reply {
+        let Some(w) = self.waiting.take() else { return Reply::Crash };
+        loop {
+            match self.process.next_line(w.deadline) {
+                Next::Line(bytes, at) => {
+                    let Some(&sent_at) = self.unanswered.front() else { continue };
+                    if at < sent_at {
+                        continue; // written before the message it would answer
+                    }
+                    self.unanswered.pop_front();
+                    let number = self.sent - self.unanswered.len() as u64;
+                    if number < w.number {
+                        continue; // a late answer to an earlier tick
+                    }
+                    if at <= w.deadline {
+                        return Reply::Line(bytes);
+                    }
+                    self.note_timeout(&w);
+                    return Reply::Timeout;
+                }
+                Next::Deadline => {
+                    if self.process.is_gone() {
+                        return self.crash(&w);
+                    }
+                    self.note_timeout(&w);
+                    return Reply::Timeout;
+                }
+                Next::Closed => return self.crash(&w),
+            }
+        }
+    }
+
+    fn note_timeout(&self, w: &Waiting) {
+        self.process.log().note(&format!("tick {}: no answer within {} ms", w.tick, w.limit.as_millis()));
+    }
+
+    fn crash(&self, w: &Waiting) -> Reply {
+        self.process.log().note(&format!("tick {}: the bot has exited or closed its output", w.tick));
+        Reply::Crash
+    }
+}
+
+/// `/bin/sh -c COMMAND`, in the current directory.
+pub fn shell(command: &str) -> Command {
+    let mut c = Command::new("/bin/sh");
+    c.arg("-c").arg(command);
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(script: &str) -> LineBot {
+        LineBot::spawn(shell(script), BotLog::discard(), "test bot").unwrap()
+    }
+
+    fn ask(bot: &mut LineBot, tick: u32, ms: u64) -> Reply {
+        match bot.ask(format!("obs {tick}\n").into_bytes(), tick, Duration::from_millis(ms)) {
+            Asked::Answered(r) => r,
+            Asked::Pending => bot.collect(),
+        }
+    }
+
+    fn line(s: &str) -> Reply {
+        Reply::Line(s.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn an_echo_bot_answers_each_message() {
+        let mut b = bot("while read -r a b; do echo \"N $b\"; done");
+        for tick in 1..=5 {
+            assert_eq!(ask(&mut b, tick, 5000), line(&format!("N {tick}")));
+        }
+    }
+
+    #[test]
+    fn a_late_answer_is_a_timeout_and_never_the_next_answer() {
+        // Tick 2 is answered after 400 ms; every other tick at once.
+        let mut b = bot("while read -r a t; do if [ \"$t\" = 2 ]; then sleep 0.4; fi; echo \"$t\"; done");
+        assert_eq!(ask(&mut b, 1, 5000), line("1"));
+        assert_eq!(ask(&mut b, 2, 50), Reply::Timeout);
+        // The late "2" comes while tick 3 is asked: it is thrown away.
+        assert_eq!(ask(&mut b, 3, 5000), line("3"));
+        assert_eq!(ask(&mut b, 4, 5000), line("4"));
+    }
+
+    #[test]
+    fn lines_written_before_a_message_answer_nothing() {
+        // Three unasked lines at start, then one answer per message.
+        let mut b = bot("echo x; echo y; echo z; while read -r a t; do echo \"$t\"; done");
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(ask(&mut b, 1, 5000), line("1"));
+        assert_eq!(ask(&mut b, 2, 5000), line("2"));
+    }
+
+    #[test]
+    fn an_exit_is_a_crash_from_then_on() {
+        let mut b = bot("read -r a; echo N; read -r a; exit 3");
+        assert_eq!(ask(&mut b, 1, 5000), line("N"));
+        assert_eq!(ask(&mut b, 2, 5000), Reply::Crash);
+        assert_eq!(ask(&mut b, 3, 5000), Reply::Crash);
+    }
+
+    #[test]
+    fn a_bot_whose_child_keeps_the_pipe_is_a_crash_once_it_exits() {
+        // The background sleep holds stdout open after the shell exits.
+        let mut b = bot("sleep 30 & read -r a; echo N; read -r a; exit 0");
+        assert_eq!(ask(&mut b, 1, 5000), line("N"));
+        assert_eq!(ask(&mut b, 2, 300), Reply::Crash);
+    }
+
+    #[test]
+    fn a_program_that_cannot_start_crashes_every_tick() {
+        let mut b = bot("exec /nonexistent/program");
+        assert_eq!(ask(&mut b, 1, 5000), Reply::Crash);
+        assert_eq!(ask(&mut b, 2, 5000), Reply::Crash);
+    }
+
+    #[test]
+    fn a_bot_that_never_reads_is_not_waited_for() {
+        // 300 kB a message: the pipe fills, and the host must not block.
+        let mut b = bot("sleep 30");
+        let big = vec![b'x'; 300_000];
+        let mut replies = Vec::new();
+        for tick in 1..=4 {
+            let mut message = big.clone();
+            message.push(b'\n');
+            replies.push(match b.ask(message, tick, Duration::from_millis(20)) {
+                Asked::Answered(r) => r,
+                Asked::Pending => b.collect(),
+            });
+        }
+        assert!(replies.iter().all(|r| *r == Reply::Timeout), "{replies:?}");
+    }
+}

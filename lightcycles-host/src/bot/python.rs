@@ -1,0 +1,285 @@
+//! `PATH.py`: a CodeClash bot, a `main.py` with `get_move(obs) -> str`, run
+//! unchanged in a Python 3 process through an adapter script.
+//!
+//! The adapter ([`ADAPTER`], `python_adapter.py` beside this file) is part
+//! of the binary and is handed to Python with `-c`, so the installed binary
+//! works from any directory and never writes a file for it. The interpreter
+//! is `python3` on the `PATH`, or the program named by `LIGHTCYCLES_PYTHON`.
+//!
+//! The host and the adapter speak on the descriptors that were the
+//! process's stdin and stdout; the adapter moves them out of the bot's
+//! reach at once, so the bot's `print`s and its tracebacks go to its log
+//! (with stderr), never into the protocol. Requests and answers carry a
+//! number, so an answer that comes late is known by its number and thrown
+//! away.
+//!
+//! Faults: a string that is no move is `invalid`; no answer in time is a
+//! `timeout`; an exception raised by `get_move` is a `crash` of that tick
+//! (the bot's code failed and gave no line at all, which is what a crash
+//! is; the process lives on and is asked again next tick, as CodeClash
+//! does); a main.py that cannot be loaded, has no `get_move`, or exits is a
+//! `crash` on every tick from then on.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+use super::log::{BotLog, LogPlace};
+use super::process::{BotProcess, Next};
+use super::{Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
+
+/// The adapter script, run by `python3 -c ADAPTER main.py`.
+pub const ADAPTER: &str = include_str!("python_adapter.py");
+
+/// The environment variable that names the Python 3 interpreter.
+pub const PYTHON_ENV: &str = "LIGHTCYCLES_PYTHON";
+
+/// The longest protocol line read from the adapter: an answer of 1025
+/// bytes, escaped as JSON, fits.
+const PROTOCOL_LINE_CAP: usize = 16 * 1024;
+
+/// The Python interpreter to run: `LIGHTCYCLES_PYTHON`, else `python3`.
+pub fn interpreter() -> OsString {
+    std::env::var_os(PYTHON_ENV).filter(|p| !p.is_empty()).unwrap_or_else(|| "python3".into())
+}
+
+/// Makes a [`PythonBot`] for each game and seat.
+#[derive(Clone, Debug)]
+pub struct PythonFactory {
+    path: PathBuf,
+    python: OsString,
+    log: Option<LogPlace>,
+}
+
+impl PythonFactory {
+    /// A factory for the bot in `path`, checked once: the file must exist
+    /// and the interpreter must be Python 3.
+    pub fn new(path: &Path, log: Option<LogPlace>) -> Result<PythonFactory, String> {
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => {}
+            Ok(_) => return Err(format!("{} is not a file", path.display())),
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        }
+        let python = interpreter();
+        check_python3(&python)?;
+        Ok(PythonFactory { path: path.to_path_buf(), python, log })
+    }
+}
+
+/// Checks that `python` runs and is Python 3.
+fn check_python3(python: &OsString) -> Result<(), String> {
+    let shown = python.to_string_lossy();
+    let out = Command::new(python)
+        .args(["-c", "import sys; print(sys.version_info[0])"])
+        .output()
+        .map_err(|e| format!("cannot run {shown} for Python bots ({e}); set {PYTHON_ENV} to a Python 3 interpreter"))?;
+    if !out.status.success() || out.stdout.trim_ascii() != b"3" {
+        return Err(format!("{shown} is not a working Python 3; set {PYTHON_ENV} to a Python 3 interpreter"));
+    }
+    Ok(())
+}
+
+impl BotFactory for PythonFactory {
+    fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
+        let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
+        let mut command = Command::new(&self.python);
+        command.arg("-c").arg(ADAPTER).arg(&self.path);
+        let what = self.path.display().to_string();
+        let process = BotProcess::spawn(command, PROTOCOL_LINE_CAP, log, &what)?;
+        Ok(Box::new(PythonBot { process, seq: 0, waiting: None }))
+    }
+}
+
+/// What the adapter says about one request.
+#[derive(Debug, Deserialize)]
+struct AdapterReply {
+    seq: u64,
+    #[serde(default, rename = "move")]
+    answer: Option<String>,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    seq: u64,
+    deadline: Instant,
+    limit: Duration,
+    tick: u32,
+}
+
+/// A running CodeClash bot.
+#[derive(Debug)]
+pub struct PythonBot {
+    process: BotProcess,
+    seq: u64,
+    waiting: Option<Waiting>,
+}
+
+impl PythonBot {
+    fn crash(&self, tick: u32) -> Reply {
+        self.process.log().note(&format!("tick {tick}: the bot has exited"));
+        Reply::Crash
+    }
+}
+
+impl Bot for PythonBot {
+    fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
+        match self.ask(turn, limit) {
+            Asked::Answered(reply) => reply,
+            Asked::Pending => self.collect(),
+        }
+    }
+
+    fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {
+        self.waiting = None;
+        if self.process.is_gone() {
+            return Asked::Answered(Reply::Crash);
+        }
+        self.seq += 1;
+        let mut message = format!("{} ", self.seq).into_bytes();
+        message.extend_from_slice(turn.observation().to_json().as_bytes());
+        message.push(b'\n');
+        let now = Instant::now();
+        if !self.process.send(message) {
+            return Asked::Answered(if self.process.is_gone() { Reply::Crash } else { Reply::Timeout });
+        }
+        self.waiting = Some(Waiting { seq: self.seq, deadline: now + limit, limit, tick: turn.tick() });
+        Asked::Pending
+    }
+
+    fn collect(&mut self) -> Reply {
+        let Some(w) = self.waiting.take() else { return Reply::Crash };
+        loop {
+            match self.process.next_line(w.deadline) {
+                Next::Line(bytes, at) => {
+                    let Ok(reply) = serde_json::from_slice::<AdapterReply>(&bytes) else { continue };
+                    if reply.seq != w.seq {
+                        continue; // a late answer to an earlier tick
+                    }
+                    if at > w.deadline {
+                        break;
+                    }
+                    return match (reply.answer, reply.error) {
+                        (Some(answer), _) => Reply::Line(answer.into_bytes()),
+                        (None, error) => {
+                            let error = error.unwrap_or_else(|| "no answer".into());
+                            self.process.log().note(&format!("tick {}: get_move raised {error}", w.tick));
+                            Reply::Crash
+                        }
+                    };
+                }
+                Next::Deadline if self.process.is_gone() => return self.crash(w.tick),
+                Next::Deadline => break,
+                Next::Closed => return self.crash(w.tick),
+            }
+        }
+        self.process.log().note(&format!("tick {}: no answer within {} ms", w.tick, w.limit.as_millis()));
+        Reply::Timeout
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lightcycles_core::{Config, Engine, Game};
+
+    fn bot_file(dir: &Path, body: &str) -> PathBuf {
+        let path = dir.join("main.py");
+        std::fs::write(&path, body).unwrap();
+        path
+    }
+
+    fn play(body: &str, limits: &[u64]) -> (Vec<Reply>, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = bot_file(dir.path(), body);
+        let place = LogPlace { dir: dir.path().join("logs"), name: "main".into() };
+        let factory = PythonFactory::new(&path, Some(place.clone())).unwrap();
+        let mut bot = factory.create(&BotContext { game: 0, seat: 0, players: 2, seed: 0 }).unwrap();
+        let mut game = Game::seeded(&Config::default(), 9).unwrap();
+        let mut replies = Vec::new();
+        for &ms in limits {
+            let position = game.position();
+            replies.push(bot.answer(&Turn::new(&position, 0), Duration::from_millis(ms)));
+            game.step(&[lightcycles_core::Action::Keep, lightcycles_core::Action::Keep]).unwrap();
+        }
+        drop(bot);
+        let log = std::fs::read_to_string(place.path(0, 0)).unwrap();
+        (replies, log)
+    }
+
+    fn line(s: &str) -> Reply {
+        Reply::Line(s.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn get_move_answers_and_prints_go_to_the_log() {
+        let (replies, log) = play(
+            "import sys\ndef get_move(obs):\n    print('thinking', obs['tick'])\n    return 'NESW'[obs['tick'] % 4]\n",
+            &[5000, 5000, 5000],
+        );
+        assert_eq!(replies, vec![line("E"), line("S"), line("W")]);
+        assert!(log.contains("thinking 1\nthinking 2\nthinking 3\n"), "{log}");
+    }
+
+    #[test]
+    fn an_exception_is_a_crash_of_its_tick_only() {
+        let (replies, log) = play(
+            "def get_move(obs):\n    if obs['tick'] == 2:\n        raise ValueError('bad tick')\n    return 'N'\n",
+            &[5000, 5000, 5000],
+        );
+        assert_eq!(replies, vec![line("N"), Reply::Crash, line("N")]);
+        assert!(log.contains("ValueError: bad tick"), "the traceback is in the log: {log}");
+        assert!(log.contains("[lightcycles] tick 2: get_move raised ValueError: bad tick"), "{log}");
+    }
+
+    #[test]
+    fn odd_returns_are_invalid_lines() {
+        let (replies, _) = play(
+            "def get_move(obs):\n    return [None, 'n', 7, 'x' * 5000][obs['tick'] - 1]\n",
+            &[5000, 5000, 5000, 5000],
+        );
+        assert_eq!(replies[0], line("NoneType: None"));
+        assert_eq!(replies[1], line("n"));
+        assert_eq!(replies[2], line("int: 7"));
+        assert_eq!(replies[3], Reply::Line(vec![b'x'; 1025]), "cut to one byte more than the rules read");
+    }
+
+    #[test]
+    fn a_late_answer_is_thrown_away_by_its_number() {
+        let (replies, _) = play(
+            "import time\ndef get_move(obs):\n    if obs['tick'] == 2:\n        time.sleep(0.5)\n    return 'NESW'[obs['tick'] % 4]\n",
+            &[5000, 100, 5000, 5000],
+        );
+        assert_eq!(replies, vec![line("E"), Reply::Timeout, line("W"), line("N")]);
+    }
+
+    #[test]
+    fn a_bot_that_does_not_load_crashes_every_tick() {
+        let (replies, log) = play("import no_such_module_here\n", &[5000, 5000]);
+        assert_eq!(replies, vec![Reply::Crash, Reply::Crash]);
+        assert!(log.contains("ModuleNotFoundError"), "{log}");
+        let (replies, log) = play("def other(obs):\n    return 'N'\n", &[5000]);
+        assert_eq!(replies, vec![Reply::Crash]);
+        assert!(log.contains("has no get_move(obs) function"), "{log}");
+    }
+
+    #[test]
+    fn the_bot_cannot_read_or_write_the_protocol_through_stdio() {
+        let (replies, log) = play(
+            "import sys\ndef get_move(obs):\n    sys.stdout.write('S\\n')\n    sys.stdout.flush()\n    return 'E' if sys.stdin.read() == '' else 'W'\n",
+            &[5000, 5000],
+        );
+        assert_eq!(replies, vec![line("E"), line("E")]);
+        assert!(log.contains("S\nS\n"), "{log}");
+    }
+
+    #[test]
+    fn a_missing_file_is_refused_up_front() {
+        let err = PythonFactory::new(Path::new("/nonexistent/main.py"), None).unwrap_err();
+        assert!(err.starts_with("cannot read /nonexistent/main.py"), "{err}");
+    }
+}

@@ -1,0 +1,112 @@
+"""LightCycles adapter for CodeClash bots: runs `get_move(obs) -> str` of a
+main.py, unchanged, for the lightcycles host.
+
+The host starts `python3 -c <this script> PATH/main.py` and speaks on the
+descriptors that were stdin and stdout when the script started. The bot
+never sees them: its stdin is /dev/null, and its stdout (`print`) goes with
+its stderr (tracebacks) to its log.
+
+  host -> adapter   "<seq> <observation JSON>\\n"
+  adapter -> host   {"seq": <seq>, "move": "<what get_move returned>"}
+                    {"seq": <seq>, "error": "<the exception>"}
+
+When several observations are waiting, only the newest is answered: the
+host gave up on the others already. A `get_move` that returns something
+other than a string answers "<type>: <repr>", never a move. An exception in
+`get_move` is reported as an error for that tick and the bot plays on;
+an exception while loading main.py, or a `get_move` that calls sys.exit,
+ends the process.
+"""
+
+import importlib.util
+import json
+import os
+import select
+import sys
+import traceback
+
+MAX_ANSWER_BYTES = 1025  # one more than the rules read: longer is invalid
+
+
+def take_protocol_descriptors():
+    """Moves the protocol off stdin and stdout, out of the bot's reach."""
+    proto_in = os.dup(0)
+    proto_out = os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)
+    sys.stdout.reconfigure(line_buffering=True)
+    return proto_in, proto_out
+
+
+def load_bot(path):
+    path = os.path.abspath(path)
+    sys.argv = [path]
+    sys.path.insert(0, os.path.dirname(path))
+    spec = importlib.util.spec_from_file_location("main", path)
+    if spec is None:
+        sys.exit("lightcycles adapter: cannot load %s as a Python module" % path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["main"] = module
+    spec.loader.exec_module(module)
+    get_move = getattr(module, "get_move", None)
+    if not callable(get_move):
+        sys.exit("lightcycles adapter: %s has no get_move(obs) function" % path)
+    return get_move
+
+
+def newest_requests(fd):
+    """Yields the newest complete request line each time one is waiting."""
+    buf = b""
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return
+        buf += chunk
+        while select.select([fd], [], [], 0)[0]:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            buf += chunk
+        *complete, buf = buf.split(b"\n")
+        if complete:
+            yield complete[-1]
+
+
+def send(fd, reply):
+    data = (json.dumps(reply) + "\n").encode("ascii")
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def answer_text(result):
+    if isinstance(result, str):
+        text = result
+    else:
+        text = "%s: %r" % (type(result).__name__, result)
+    data = text.encode("utf-8", "replace")[:MAX_ANSWER_BYTES]
+    return data.decode("utf-8", "replace")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: python3 -c <lightcycles adapter> PATH/main.py")
+    proto_in, proto_out = take_protocol_descriptors()
+    get_move = load_bot(sys.argv[1])
+    for line in newest_requests(proto_in):
+        seq_text, _, body = line.partition(b" ")
+        seq = int(seq_text)
+        obs = json.loads(body)
+        try:
+            result = get_move(obs)
+        except Exception as e:
+            print("lightcycles adapter: get_move raised on tick %s:" % obs.get("tick"), file=sys.stderr)
+            traceback.print_exc()
+            sys.stderr.flush()
+            send(proto_out, {"seq": seq, "error": "%s: %s" % (type(e).__name__, e)})
+            continue
+        send(proto_out, {"seq": seq, "move": answer_text(result)})
+
+
+main()

@@ -1,0 +1,94 @@
+//! `cmd:COMMAND`: any program that speaks JSON lines.
+//!
+//! The command is run by `/bin/sh -c COMMAND` in the current directory, one
+//! process per game and seat. Each tick the program gets one line on its
+//! stdin, the observation of RULES.md section 5 as JSON, and answers with
+//! one line on its stdout (`N`, `E`, `S` or `W`), exactly one answer per
+//! observation, in order. Its stderr goes to its log.
+
+use std::time::Duration;
+
+use super::log::{BotLog, LogPlace};
+use super::process::{shell, LineBot};
+use super::{Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
+
+/// Makes a [`JsonLinesBot`] for each game and seat.
+#[derive(Clone, Debug)]
+pub struct CommandFactory {
+    /// The shell command.
+    pub command: String,
+    /// Where logs go, if anywhere.
+    pub log: Option<LogPlace>,
+}
+
+impl BotFactory for CommandFactory {
+    fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
+        let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
+        let bot = LineBot::spawn(shell(&self.command), log, &format!("cmd:{}", self.command))?;
+        Ok(Box::new(JsonLinesBot { bot }))
+    }
+}
+
+/// A running JSON-lines program.
+#[derive(Debug)]
+pub struct JsonLinesBot {
+    bot: LineBot,
+}
+
+/// The message of one tick: the observation as one line of JSON.
+pub fn message(turn: &Turn<'_>) -> Vec<u8> {
+    let mut line = turn.observation().to_json().into_bytes();
+    line.push(b'\n');
+    line
+}
+
+impl Bot for JsonLinesBot {
+    fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
+        match self.ask(turn, limit) {
+            Asked::Answered(reply) => reply,
+            Asked::Pending => self.collect(),
+        }
+    }
+
+    fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {
+        self.bot.ask(message(turn), turn.tick(), limit)
+    }
+
+    fn collect(&mut self) -> Reply {
+        self.bot.collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lightcycles_core::observation::Observation;
+    use lightcycles_core::{Config, Engine, Game};
+
+    #[test]
+    fn the_message_is_the_observation_on_one_line() {
+        let game = Game::seeded(&Config::default(), 3).unwrap();
+        let position = game.position();
+        let m = message(&Turn::new(&position, 1));
+        assert_eq!(m.iter().filter(|&&b| b == b'\n').count(), 1);
+        assert_eq!(*m.last().unwrap(), b'\n');
+        let obs: Observation = serde_json::from_slice(&m).unwrap();
+        assert_eq!(obs, Observation::new(&game, 1));
+    }
+
+    #[test]
+    fn a_program_reads_observations_and_answers() {
+        // Answers the direction it is facing, read from the JSON with sed.
+        let factory = CommandFactory {
+            command: r#"while read -r line; do echo "$line" | sed -e 's/.*"you":\([0-9]\).*/\1/' | sed -e 's/0/W/;s/1/E/'; done"#
+                .to_string(),
+            log: None,
+        };
+        let ctx = BotContext { game: 0, seat: 1, players: 2, seed: 0 };
+        let mut bot = factory.create(&ctx).unwrap();
+        let game = Game::seeded(&Config::default(), 3).unwrap();
+        let position = game.position();
+        assert_eq!(bot.answer(&Turn::new(&position, 1), Duration::from_secs(5)), Reply::Line(b"E".to_vec()));
+        assert_eq!(bot.answer(&Turn::new(&position, 0), Duration::from_secs(5)), Reply::Line(b"W".to_vec()));
+    }
+}
