@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use crate::bot::builtin::Builtin;
 use crate::bot::log::LogPlace;
+use crate::bot::plugin;
 use crate::bot::python::PythonFactory;
 use crate::bot::subprocess::CommandFactory;
 use crate::bot::tron2010::Tron2010Factory;
@@ -181,7 +182,7 @@ impl BotSpec {
             BotKind::Command(command) => Ok(Arc::new(CommandFactory { command: command.clone(), log })),
             BotKind::Tron2010(command) => Ok(Arc::new(Tron2010Factory { command: command.clone(), log })),
             BotKind::Python(path) => Ok(Arc::new(PythonFactory::new(path, log).map_err(unusable)?)),
-            other => Err(SpecError::Unsupported { arg: self.arg.clone(), form: other.form() }),
+            BotKind::Plugin(path) => plugin::factory(path, log).map_err(unusable),
         }
     }
 }

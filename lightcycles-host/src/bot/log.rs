@@ -44,13 +44,33 @@ pub fn log_path(dir: &Path, game: u64, seat: usize, name: &str) -> PathBuf {
 
 #[derive(Debug)]
 struct Capped {
-    file: File,
+    path: PathBuf,
+    /// Opened on the first write, so a bot with nothing to say leaves no file.
+    file: Option<File>,
     written: u64,
+    /// Nothing more is written: the cap was reached or the file failed.
     cut: bool,
 }
 
+impl Capped {
+    fn file(&mut self) -> Option<&mut File> {
+        if self.file.is_none() && !self.cut {
+            let opened =
+                self.path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| File::create(&self.path));
+            match opened {
+                Ok(file) => self.file = Some(file),
+                Err(e) => {
+                    eprintln!("warning: cannot write the bot log {}: {e}", self.path.display());
+                    self.cut = true;
+                }
+            }
+        }
+        self.file.as_mut()
+    }
+}
+
 /// One bot's log in one game, shared by the thread that copies its stderr
-/// and the host's notes; or nowhere.
+/// and the host's notes; or nowhere. The file is made on the first write.
 #[derive(Clone, Debug, Default)]
 pub struct BotLog {
     file: Option<Arc<Mutex<Capped>>>,
@@ -62,25 +82,17 @@ impl BotLog {
         BotLog::default()
     }
 
-    /// A new log file at `path` (its folder is created).
-    pub fn create(path: &Path) -> std::io::Result<BotLog> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
-        let file = File::create(path)?;
-        Ok(BotLog { file: Some(Arc::new(Mutex::new(Capped { file, written: 0, cut: false }))) })
+    /// A log at `path`, made (with its folder) when something is written.
+    /// A file that cannot be made is reported on stderr once and the log
+    /// discarded: a missing log never costs a bot its game.
+    pub fn at(path: PathBuf) -> BotLog {
+        BotLog { file: Some(Arc::new(Mutex::new(Capped { path, file: None, written: 0, cut: false }))) }
     }
 
     /// The log of `place` for one game and seat, or nowhere when there is no
-    /// place; a log that cannot be created is reported on stderr once and
-    /// discarded: a missing log never costs a bot its game.
+    /// place.
     pub fn open(place: Option<&LogPlace>, game: u64, seat: usize) -> BotLog {
-        let Some(place) = place else { return BotLog::discard() };
-        let path = place.path(game, seat);
-        BotLog::create(&path).unwrap_or_else(|e| {
-            eprintln!("warning: cannot write the bot log {}: {e}", path.display());
-            BotLog::discard()
-        })
+        place.map_or_else(BotLog::discard, |place| BotLog::at(place.path(game, seat)))
     }
 
     /// Whether anything written here is kept.
@@ -92,18 +104,19 @@ impl BotLog {
     pub fn write(&self, bytes: &[u8]) {
         let Some(file) = &self.file else { return };
         let mut log = file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if log.cut {
+        if log.cut || bytes.is_empty() {
             return;
         }
         let room = LOG_CAP_BYTES.saturating_sub(log.written);
         let take = bytes.len().min(room as usize);
-        let mut ok = log.file.write_all(&bytes[..take]).is_ok();
-        log.written += take as u64;
+        let Some(file) = log.file() else { return };
+        let mut ok = file.write_all(&bytes[..take]).is_ok();
         if take < bytes.len() {
             let note = format!("\n[lightcycles] log cut at {LOG_CAP_BYTES} bytes; the rest is discarded\n");
-            ok &= log.file.write_all(note.as_bytes()).is_ok();
+            ok &= file.write_all(note.as_bytes()).is_ok();
             log.cut = true;
         }
+        log.written += take as u64;
         if !ok {
             log.cut = true;
         }
@@ -146,7 +159,9 @@ mod tests {
     fn a_log_keeps_notes_and_output_up_to_its_cap() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("logs/0-0-x.log");
-        let log = BotLog::create(&path).unwrap();
+        let log = BotLog::at(path.clone());
+        assert!(log.keeps());
+        assert!(!path.exists(), "no file before the first write");
         log.note("tick 1: timeout");
         log.copy_from(std::io::repeat(b'y').take(3 * LOG_CAP_BYTES));
         log.note("never written: the log is cut");

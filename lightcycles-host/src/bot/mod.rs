@@ -20,18 +20,22 @@
 //! - [`subprocess`]: any program speaking JSON lines (`cmd:COMMAND`).
 //! - [`tron2010`]: bots of the 2010 Google AI Challenge (`tron2010:COMMAND`).
 //! - [`python`]: CodeClash `main.py` bots (`get_move(obs) -> str`).
-//! - [`plugin_rust`]: Rust plugins loaded through abi_stable.
+//! - [`plugin`]: native plugins, by the interface they export:
+//!   [`plugin_rust`], Rust plugins loaded through abi_stable.
 //!
 //! Shared machinery: [`process`] (a bot process in its own group, its
 //! pipes, and its end), [`lines`] (capped line reading), [`log`] (per-bot
 //! log files), [`in_process`] (a plugin bot on a thread of its own).
 
 pub mod builtin;
-pub mod space;
+pub mod in_process;
 pub mod lines;
 pub mod log;
+pub mod plugin;
+pub mod plugin_rust;
 pub mod process;
 pub mod python;
+pub mod space;
 pub mod subprocess;
 pub mod tron2010;
 

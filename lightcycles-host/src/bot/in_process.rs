@@ -1,0 +1,218 @@
+//! A bot that runs inside the host (a native plugin) on a thread of its
+//! own, so that the host keeps its clock: the match loop hands the
+//! observation to the thread and waits for the answer until the deadline,
+//! and a plugin that thinks too long costs its own tick as a timeout.
+//!
+//! What cannot be protected in-process: a plugin that never returns keeps
+//! its thread (and its memory) until the host exits, since a thread cannot
+//! be killed; it is asked nothing more and answers `timeout` from then on.
+//! A plugin that aborts, faults (a segfault) or exits takes the host with
+//! it; one that writes to stdout writes into the host's output. Run code
+//! you do not trust as a process (`cmd:`) instead.
+
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use lightcycles_core::observation::Observation;
+
+use super::log::BotLog;
+use super::{Asked, Bot, BotError, Reply, Turn};
+
+/// The code of one in-process bot, run on its thread.
+pub trait Brain: Send + 'static {
+    /// The answer to one observation. Called on the bot's thread only, one
+    /// observation at a time.
+    fn choose(&mut self, obs: &Observation, log: &BotLog) -> Reply;
+}
+
+struct Request {
+    seq: u64,
+    obs: Observation,
+}
+
+struct Response {
+    seq: u64,
+    reply: Reply,
+    at: Instant,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    seq: u64,
+    deadline: Instant,
+    limit: Duration,
+    tick: u32,
+}
+
+/// An in-process bot on its own thread.
+pub struct ThreadBot {
+    requests: Option<Sender<Request>>,
+    responses: Receiver<Response>,
+    worker: Option<JoinHandle<()>>,
+    seq: u64,
+    /// The request the thread is working on, if it has not answered yet.
+    in_flight: Option<u64>,
+    waiting: Option<Waiting>,
+    log: BotLog,
+}
+
+impl std::fmt::Debug for ThreadBot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ThreadBot").field("seq", &self.seq).field("in_flight", &self.in_flight).finish()
+    }
+}
+
+impl ThreadBot {
+    /// Starts the thread of `brain`, named `name` (for debuggers).
+    pub fn start(brain: impl Brain, name: &str, log: BotLog) -> Result<ThreadBot, BotError> {
+        let (requests, inbox) = channel::<Request>();
+        let (outbox, responses) = channel::<Response>();
+        let thread_log = log.clone();
+        let worker = std::thread::Builder::new()
+            .name(format!("bot {name}"))
+            .spawn(move || {
+                let mut brain = brain;
+                for Request { seq, obs } in inbox {
+                    let reply = brain.choose(&obs, &thread_log);
+                    if outbox.send(Response { seq, reply, at: Instant::now() }).is_err() {
+                        break;
+                    }
+                }
+                // The brain is dropped here, on its own thread: a plugin
+                // frees its bot where it made it.
+            })
+            .map_err(|e| BotError(format!("{name}: cannot start a thread for the bot: {e}")))?;
+        Ok(ThreadBot {
+            requests: Some(requests),
+            responses,
+            worker: Some(worker),
+            seq: 0,
+            in_flight: None,
+            waiting: None,
+            log,
+        })
+    }
+
+    /// Takes the answers that came in without waiting, noting that the
+    /// thread is free again.
+    fn drain(&mut self) {
+        while let Ok(r) = self.responses.try_recv() {
+            if Some(r.seq) == self.in_flight {
+                self.in_flight = None;
+            }
+        }
+    }
+}
+
+impl Bot for ThreadBot {
+    fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
+        match self.ask(turn, limit) {
+            Asked::Answered(reply) => reply,
+            Asked::Pending => self.collect(),
+        }
+    }
+
+    fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {
+        self.waiting = None;
+        self.drain();
+        if let Some(seq) = self.in_flight {
+            self.log.note(&format!("tick {}: still thinking about request {seq}: not asked", turn.tick()));
+            return Asked::Answered(Reply::Timeout);
+        }
+        let Some(requests) = &self.requests else { return Asked::Answered(Reply::Crash) };
+        self.seq += 1;
+        let now = Instant::now();
+        if requests.send(Request { seq: self.seq, obs: turn.observation() }).is_err() {
+            self.requests = None;
+            return Asked::Answered(Reply::Crash);
+        }
+        self.in_flight = Some(self.seq);
+        self.waiting = Some(Waiting { seq: self.seq, deadline: now + limit, limit, tick: turn.tick() });
+        Asked::Pending
+    }
+
+    fn collect(&mut self) -> Reply {
+        let Some(w) = self.waiting.take() else { return Reply::Crash };
+        loop {
+            let response = match self.responses.try_recv() {
+                Ok(r) => Ok(r),
+                Err(_) => self.responses.recv_timeout(w.deadline.saturating_duration_since(Instant::now())),
+            };
+            match response {
+                Ok(r) if r.seq != w.seq => {}
+                Ok(r) => {
+                    self.in_flight = None;
+                    if r.at <= w.deadline {
+                        return r.reply;
+                    }
+                    break;
+                }
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.requests = None;
+                    self.log.note(&format!("tick {}: the bot's thread has ended", w.tick));
+                    return Reply::Crash;
+                }
+            }
+        }
+        self.log.note(&format!("tick {}: no answer within {} ms", w.tick, w.limit.as_millis()));
+        Reply::Timeout
+    }
+}
+
+impl Drop for ThreadBot {
+    fn drop(&mut self) {
+        self.requests = None;
+        self.drain();
+        let worker = self.worker.take();
+        // A thread that is free ends at once: wait for it, so the plugin's
+        // bot is freed before the game is over. One that is stuck inside
+        // the plugin cannot be stopped; it is left to run.
+        if self.in_flight.is_none() {
+            if let Some(worker) = worker {
+                let _ = worker.join();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lightcycles_core::{Config, Engine, Game};
+
+    /// Sleeps `sleeps[tick - 1]` ms, then answers the tick's number.
+    struct Sleepy {
+        sleeps: Vec<u64>,
+    }
+
+    impl Brain for Sleepy {
+        fn choose(&mut self, obs: &Observation, _log: &BotLog) -> Reply {
+            std::thread::sleep(Duration::from_millis(self.sleeps[obs.tick as usize - 1]));
+            Reply::Line(obs.tick.to_string().into_bytes())
+        }
+    }
+
+    #[test]
+    fn a_slow_answer_is_a_timeout_and_a_busy_bot_is_not_asked() {
+        // Tick 2 takes 600 ms against a limit of 100 ms; tick 3 is asked
+        // while the thread is still on tick 2.
+        let sleeps = vec![0, 600, 0, 0, 0];
+        let limits = [5000, 100, 100, 5000, 5000];
+        let mut bot = ThreadBot::start(Sleepy { sleeps }, "sleepy", BotLog::discard()).unwrap();
+        let mut game = Game::seeded(&Config::default(), 1).unwrap();
+        let mut replies = Vec::new();
+        for ms in limits {
+            let position = game.position();
+            replies.push(bot.answer(&Turn::new(&position, 0), Duration::from_millis(ms)));
+            if replies.len() == 3 {
+                // Let the thread finish tick 2, late, before tick 4 is asked.
+                std::thread::sleep(Duration::from_millis(700));
+            }
+            game.step(&[lightcycles_core::Action::Keep; 2]).unwrap();
+        }
+        let line = |s: &str| Reply::Line(s.as_bytes().to_vec());
+        assert_eq!(replies, vec![line("1"), Reply::Timeout, Reply::Timeout, line("4"), line("5")]);
+    }
+}

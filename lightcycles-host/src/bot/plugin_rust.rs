@@ -1,0 +1,150 @@
+//! Rust plugins: a `cdylib` built on the `lightcycles-plugin` crate,
+//! loaded through abi_stable.
+//!
+//! abi_stable checks at load time that the plugin was built against the
+//! same major version of `lightcycles-plugin` (the plugin interface
+//! version) and that every type of the interface has the layout this host
+//! expects; a plugin that fails is refused before it is ever called, with
+//! a message naming both versions or what differs. A library is loaded once
+//! per run and never unloaded (abi_stable's rule: a module may leave
+//! references behind). Each game and seat gets its own bot from the
+//! plugin, made with the first observation and the bot's own seed, run on a
+//! thread of its own ([`super::in_process`]).
+//!
+//! Panics inside the plugin are caught by the plugin's side of the
+//! interface and come back as messages: the tick is a `crash`, the message
+//! goes to the bot's log, and the bot is asked again next tick.
+
+use std::path::{Path, PathBuf};
+
+use abi_stable::library::{lib_header_from_path, LibraryError};
+use abi_stable::std_types::RResult;
+use lightcycles_core::observation::Observation;
+use lightcycles_plugin::{BotHandle, BotModuleRef, PluginPlayer, View};
+
+use super::builtin::bot_seed;
+use super::in_process::{Brain, ThreadBot};
+use super::log::{BotLog, LogPlace};
+use super::{Bot, BotContext, BotError, BotFactory, Reply};
+
+/// The plugin interface version this host loads: the major version of
+/// `lightcycles-plugin`.
+pub const INTERFACE_VERSION: &str = lightcycles_plugin::INTERFACE_VERSION;
+
+/// What loading a library as a Rust plugin found.
+pub enum Loaded {
+    /// A Rust plugin this host can play.
+    Plugin(BotModuleRef),
+    /// The library has no abi_stable root module: not a Rust plugin.
+    NotRust,
+}
+
+/// Loads `path` as a Rust plugin. An error names the path and why it is
+/// refused: a library that cannot be opened, another interface version, an
+/// interface layout that differs.
+pub fn load(path: &Path) -> Result<Loaded, String> {
+    let header = match lib_header_from_path(path) {
+        Ok(header) => header,
+        Err(LibraryError::GetSymbolError { .. }) => return Ok(Loaded::NotRust),
+        Err(LibraryError::OpenError { err, .. }) => return Err(format!("cannot load {}: {err}", path.display())),
+        Err(e) => return Err(refusal(path, &e)),
+    };
+    header.init_root_module::<BotModuleRef>().map(Loaded::Plugin).map_err(|e| refusal(path, &e))
+}
+
+fn refusal(path: &Path, e: &LibraryError) -> String {
+    let shown = path.display();
+    match e {
+        LibraryError::IncompatibleVersionNumber { expected_version, actual_version, .. } => format!(
+            "{shown} is a Rust plugin for plugin interface version {} (lightcycles-plugin {actual_version}), \
+             but this host loads version {} (lightcycles-plugin {expected_version}); rebuild the plugin \
+             against lightcycles-plugin {}.x",
+            actual_version.major, expected_version.major, expected_version.major
+        ),
+        LibraryError::AbiInstability(_) | LibraryError::InvalidAbiHeader(_) | LibraryError::InvalidCAbi { .. } => {
+            let detail = e.to_string();
+            let detail = detail.trim();
+            format!("{shown}: the plugin's interface types differ from this host's, so it is refused:\n{detail}")
+        }
+        other => format!("{shown}: cannot load the Rust plugin: {}", other.to_string().trim()),
+    }
+}
+
+/// Makes a bot of a loaded Rust plugin for each game and seat.
+#[derive(Clone)]
+pub struct RustPluginFactory {
+    module: BotModuleRef,
+    path: PathBuf,
+    log: Option<LogPlace>,
+}
+
+impl std::fmt::Debug for RustPluginFactory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RustPluginFactory").field("path", &self.path).field("log", &self.log).finish()
+    }
+}
+
+impl RustPluginFactory {
+    /// A factory for the plugin `module`, loaded from `path`.
+    pub fn new(module: BotModuleRef, path: &Path, log: Option<LogPlace>) -> RustPluginFactory {
+        RustPluginFactory { module, path: path.to_path_buf(), log }
+    }
+}
+
+impl BotFactory for RustPluginFactory {
+    fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
+        let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
+        let brain = RustBrain {
+            module: self.module,
+            bot: None,
+            failed: false,
+            seed: bot_seed(ctx.seed, ctx.seat),
+            players: Vec::new(),
+            grid: Vec::new(),
+        };
+        let name = self.path.file_stem().map_or_else(|| "plugin".into(), |s| s.to_string_lossy().into_owned());
+        Ok(Box::new(ThreadBot::start(brain, &name, log)?))
+    }
+}
+
+/// One bot of a Rust plugin, made on the first observation.
+struct RustBrain {
+    module: BotModuleRef,
+    bot: Option<BotHandle>,
+    /// The plugin refused to make the bot: it crashes every tick.
+    failed: bool,
+    seed: u64,
+    players: Vec<PluginPlayer>,
+    grid: Vec<i8>,
+}
+
+impl Brain for RustBrain {
+    fn choose(&mut self, obs: &Observation, log: &BotLog) -> Reply {
+        let view = View::of(obs, &mut self.players, &mut self.grid);
+        if self.bot.is_none() && !self.failed {
+            match (self.module.create())(&view, self.seed) {
+                RResult::ROk(bot) => self.bot = Some(bot),
+                RResult::RErr(e) => {
+                    log.note(&format!("tick {}: the plugin could not make its bot: {e}", obs.tick));
+                    self.failed = true;
+                }
+            }
+        }
+        let Some(bot) = self.bot else { return Reply::Crash };
+        match (self.module.choose())(bot, &view) {
+            RResult::ROk(m) => m.dir().map_or(Reply::NoMove, Reply::of_dir),
+            RResult::RErr(e) => {
+                log.note(&format!("tick {}: {e}", obs.tick));
+                Reply::Crash
+            }
+        }
+    }
+}
+
+impl Drop for RustBrain {
+    fn drop(&mut self) {
+        if let Some(bot) = self.bot.take() {
+            (self.module.destroy())(bot);
+        }
+    }
+}
