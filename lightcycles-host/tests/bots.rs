@@ -1,0 +1,411 @@
+//! Bots of every form through the `lightcycles` binary: each kind against
+//! each other kind, misbehaving bots that must cost only themselves, and no
+//! bot process left behind.
+//!
+//! The misbehaving bots are small scripts in `tests/bots/` (and a Rust
+//! plugin in `tests/bots/panicky-plugin`). Each plays seat 0 against
+//! `builtin:random` for at most 8 ticks; the test reads the replay and
+//! checks, tick by tick, which fault the bot got. Every bot process is
+//! started with a marker in its command line, and after the run the test
+//! looks for the marker in the process table.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use lightcycles_core::replay::{verify, Replay};
+use lightcycles_core::{FaultKind, Game};
+use tempfile::TempDir;
+
+/// A 2010 map: 16 × 12, a border, two pillars.
+const MAP: &str = "16 12
+################
+#              #
+#  1           #
+#      ##      #
+#      ##      #
+#              #
+#              #
+#      ##      #
+#      ##      #
+#           2  #
+#              #
+################
+";
+
+fn bots_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
+}
+
+fn examples_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
+}
+
+/// A Rust plugin built beside this test (a dev-dependency of the host).
+fn plugin(crate_name: &str) -> String {
+    let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+    let path = deps.join(format!("lib{crate_name}.so"));
+    assert!(path.exists(), "{} is built with the tests", path.display());
+    path.to_str().unwrap().to_string()
+}
+
+/// A marker unique to this test process and `name`.
+fn marker(name: &str) -> String {
+    format!("lc-marker-{}-{name}", std::process::id())
+}
+
+/// `cmd:python3 tests/bots/SCRIPT MARKER`.
+fn script(name: &str, marker: &str) -> String {
+    format!("cmd:python3 {} {marker}", bots_dir().join(name).display())
+}
+
+/// Processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if text.contains(marker) {
+            found.push(format!("{}: {text}", entry.file_name().to_string_lossy()));
+        }
+    }
+    found
+}
+
+fn assert_no_process_left(marker: &str) {
+    let left = processes_with(marker);
+    assert!(left.is_empty(), "bot processes outlived the run: {left:?}");
+}
+
+fn lightcycles() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_lightcycles"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs `lightcycles play BOTS ARGS -o DIR` and checks that it succeeds.
+fn play(bots: &[String], args: &[&str]) -> (Output, TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        lightcycles().arg("play").args(bots).args(args).arg("-o").arg(dir.path()).output().expect("the binary runs");
+    assert!(out.status.success(), "play {bots:?} {args:?} failed: {}", text(&out.stderr));
+    (out, dir)
+}
+
+/// Loads and verifies the replay of game `g`.
+fn replay(dir: &Path, g: u64) -> Replay {
+    let path = dir.join(format!("sim_{g}.json"));
+    let replay = Replay::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    verify::<Game>(&replay).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    replay
+}
+
+/// The fault of `seat` on tick `tick` (from 1), and its recorded line.
+fn at(r: &Replay, tick: usize, seat: usize) -> (Option<FaultKind>, Option<&str>) {
+    (r.faults[tick - 1][seat], r.commands[tick - 1][seat].as_deref())
+}
+
+/// Whether `seat` rode on `tick`.
+fn rode(r: &Replay, tick: usize, seat: usize) -> bool {
+    tick <= r.commands.len() && r.result.eliminated_at[seat].map_or(true, |t| t as usize >= tick)
+}
+
+/// The settings of the misbehaving-bot games: a short game on an open
+/// board, limits long enough that a loaded machine never makes a
+/// well-behaved answer late, short enough to keep the test quick.
+const SHORT_GAME: &[&str] = &[
+    "-r",
+    "1",
+    "-s",
+    "5",
+    "--width",
+    "24",
+    "--height",
+    "24",
+    "--rock-density",
+    "0",
+    "--max-ticks",
+    "8",
+    "--time-first-ms",
+    "5000",
+];
+
+/// Plays a misbehaving bot in seat 0 against `builtin:random` and checks
+/// what every run must give: the run finishes, the replay verifies, the
+/// opponent is never faulted, no process with the marker is left. Answers
+/// after the first are due within `time_ms`. Returns the replay and the
+/// output folder.
+fn misbehave(bot: String, marker: &str, time_ms: &str, extra: &[&str]) -> (Replay, TempDir) {
+    let mut args = SHORT_GAME.to_vec();
+    args.extend_from_slice(&["--time-ms", time_ms]);
+    args.extend_from_slice(extra);
+    let (_, dir) = play(&[bot, "builtin:random".to_string()], &args);
+    let r = replay(dir.path(), 0);
+    for (k, row) in r.faults.iter().enumerate() {
+        assert_eq!(row[1], None, "the opponent was faulted on tick {}", k + 1);
+    }
+    assert_no_process_left(marker);
+    (r, dir)
+}
+
+/// Checks seat 0's fault on each tick it rode: `expect(tick)`.
+fn expect_faults(r: &Replay, expect: impl Fn(usize) -> Option<FaultKind>, must_ride: usize) {
+    assert!(rode(r, must_ride, 0), "the bot was out before tick {must_ride}: {:?}", r.result);
+    for tick in 1..=r.commands.len() {
+        if rode(r, tick, 0) {
+            assert_eq!(at(r, tick, 0).0, expect(tick), "tick {tick}: {:?}", at(r, tick, 0));
+        }
+    }
+}
+
+fn log_text(dir: &TempDir, name: &str) -> String {
+    let path = dir.path().join("logs").join(format!("0-0-{name}.log"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_bot_that_sleeps_past_the_limit_times_out_and_its_late_lines_never_count() {
+    let m = marker("sleeper");
+    let (r, dir) = misbehave(script("sleeper.py", &m), &m, "500", &[]);
+    expect_faults(&r, |t| (t >= 3).then_some(FaultKind::Timeout), 4);
+    assert!(r.commands.iter().all(|row| row[0].as_deref() != Some("late")));
+    assert!(log_text(&dir, "python3").contains("[lightcycles] tick 3: no answer within 500 ms"));
+}
+
+#[test]
+fn an_answer_late_once_is_a_timeout_and_the_next_tick_gets_its_own_answer() {
+    let m = marker("late");
+    let (r, _) = misbehave(script("late_once.py", &m), &m, "1000", &[]);
+    expect_faults(&r, |t| (t == 2).then_some(FaultKind::Timeout), 4);
+    assert!(r.commands.iter().all(|row| row[0].as_deref() != Some("late")), "the late line was read");
+    assert!(matches!(at(&r, 3, 0), (None, Some("N" | "E" | "S" | "W"))));
+}
+
+#[test]
+fn a_bot_that_writes_no_newline_times_out() {
+    let m = marker("nonewline");
+    let (r, _) = misbehave(script("no_newline.py", &m), &m, "300", &[]);
+    expect_faults(&r, |t| (t >= 2).then_some(FaultKind::Timeout), 3);
+}
+
+#[test]
+fn lines_of_a_megabyte_are_invalid_and_recorded_cut() {
+    let m = marker("megaline");
+    let (r, _) = misbehave(script("megaline.py", &m), &m, "1000", &[]);
+    expect_faults(&r, |t| matches!(t, 2 | 3).then_some(FaultKind::Invalid), 4);
+    let two = format!("{}…", "x".repeat(60));
+    assert_eq!(at(&r, 2, 0).1, Some(two.as_str()));
+    let three = at(&r, 3, 0).1.unwrap();
+    assert!(three.len() < 70 && three.ends_with('…'), "{three:?}");
+    assert!(matches!(at(&r, 4, 0), (None, Some(_))), "the line after the long ones is whole");
+}
+
+#[test]
+fn a_bot_that_exits_on_tick_3_crashes_from_then_on() {
+    let m = marker("exit3");
+    let (r, _) = misbehave(script("exit_on_tick3.py", &m), &m, "1000", &[]);
+    expect_faults(&r, |t| (t >= 3).then_some(FaultKind::Crash), 4);
+}
+
+#[test]
+fn under_eliminate_a_bot_that_exits_is_out_at_once() {
+    let m = marker("exit3-eliminate");
+    let (r, _) = misbehave(script("exit_on_tick3.py", &m), &m, "1000", &["--fault-policy", "eliminate"]);
+    assert_eq!(at(&r, 3, 0).0, Some(FaultKind::Crash));
+    assert_eq!(r.result.eliminated_at[0], Some(3));
+    assert_eq!(r.winner, Some(1));
+}
+
+#[test]
+fn a_bot_that_crashes_on_start_crashes_every_tick() {
+    let m = marker("crashstart");
+    let (r, dir) = misbehave(script("crash_on_start.py", &m), &m, "1000", &[]);
+    expect_faults(&r, |_| Some(FaultKind::Crash), 1);
+    assert!(log_text(&dir, "python3").contains("RuntimeError: this bot crashes on start"));
+}
+
+#[test]
+fn a_bot_that_floods_stderr_fills_its_log_once_and_plays_on() {
+    let m = marker("flood");
+    let (r, dir) = misbehave(script("stderr_flood.py", &m), &m, "1000", &[]);
+    expect_faults(&r, |_| None, 8);
+    let log = log_text(&dir, "python3");
+    assert!(log.ends_with("[lightcycles] log cut at 1048576 bytes; the rest is discarded\n"));
+    assert!(log.len() < (1 << 20) + 100, "{} bytes", log.len());
+}
+
+#[test]
+fn a_child_that_outlives_its_bot_is_killed_with_the_game() {
+    let m = marker("orphan");
+    let (r, _) = misbehave(script("orphan.py", &m), &m, "1000", &[]);
+    // The child holds the bot's stdout open: the exit is seen all the same.
+    expect_faults(&r, |t| (t >= 3).then_some(FaultKind::Crash), 4);
+}
+
+#[test]
+fn an_exception_in_get_move_is_a_crash_of_that_tick_with_its_traceback_logged() {
+    let m = marker("raises");
+    let home = tempfile::tempdir().unwrap();
+    let bot_dir = home.path().join(&m);
+    std::fs::create_dir(&bot_dir).unwrap();
+    std::fs::copy(bots_dir().join("raises/main.py"), bot_dir.join("main.py")).unwrap();
+    let (r, dir) = misbehave(bot_dir.join("main.py").display().to_string(), &m, "1000", &[]);
+    expect_faults(&r, |t| matches!(t, 2 | 3).then_some(FaultKind::Crash), 4);
+    let log = log_text(&dir, "main");
+    assert!(log.contains("Traceback") && log.contains("ValueError: raised on tick 2"), "{log}");
+    assert!(log.contains("[lightcycles] tick 3: get_move raised ValueError: raised on tick 3"), "{log}");
+}
+
+#[test]
+fn a_plugin_that_panics_crashes_on_those_ticks_only() {
+    let (r, dir) = misbehave(plugin("panicky_plugin"), "no process: in-process", "1000", &[]);
+    expect_faults(&r, |t| matches!(t, 3 | 4).then_some(FaultKind::Crash), 5);
+    let log = log_text(&dir, "libpanicky_plugin");
+    assert!(log.contains("[lightcycles] tick 3: panicked: panicky plugin: tick 3"), "{log}");
+}
+
+/// One bot of each kind, named by its kind.
+fn one_of_each_kind(m: &str) -> Vec<(&'static str, String)> {
+    let examples = examples_dir();
+    vec![
+        ("builtin", "builtin:random".to_string()),
+        ("cmd", script("echo_json.py", m)),
+        ("tron2010", format!("tron2010:python3 {} {m}", examples.join("tron2010-bot/bot.py").display())),
+        ("python", examples.join("python-bot/main.py").display().to_string()),
+        ("rust-plugin", plugin("rust_plugin_bot")),
+    ]
+}
+
+#[test]
+fn every_kind_of_bot_plays_every_other_kind_on_seeded_and_map_boards() {
+    let m = marker("kinds");
+    let home = tempfile::tempdir().unwrap();
+    let map = home.path().join("arena.txt");
+    std::fs::write(&map, MAP).unwrap();
+    let map = map.to_str().unwrap();
+    let kinds = one_of_each_kind(&m);
+    let generous = ["--time-first-ms", "10000", "--time-ms", "5000", "-r", "1"];
+    let mut games = 0;
+    for (i, (a_kind, a)) in kinds.iter().enumerate() {
+        for (b_kind, b) in &kinds[i + 1..] {
+            let names = vec![format!("{a_kind}={a}"), format!("{b_kind}={b}")];
+            for board in [&["--width", "20", "--height", "20", "-s", "3"][..], &["--map", map][..]] {
+                let args: Vec<&str> = generous.iter().chain(board).copied().collect();
+                let (out, dir) = play(&names, &args);
+                let r = replay(dir.path(), 0);
+                assert_eq!(r.names, [*a_kind, *b_kind]);
+                assert_eq!(r.map.is_some(), board[0] == "--map");
+                for (k, row) in r.faults.iter().enumerate() {
+                    assert_eq!(row, &[None, None], "{a_kind} vs {b_kind}, tick {}: a fault", k + 1);
+                }
+                assert!(text(&out.stdout).contains("FINAL_RESULTS"));
+                games += 1;
+            }
+        }
+    }
+    assert_eq!(games, 20);
+    assert_no_process_left(&m);
+}
+
+#[test]
+fn the_same_seed_gives_byte_identical_replays_and_jobs_change_nothing() {
+    let bots = vec![plugin("rust_plugin_bot"), "builtin:fuzz".to_string(), plugin("panicky_plugin")];
+    let args = ["-r", "3", "--swap", "-s", "11", "--width", "20", "--height", "20", "--time-ms", "5000"];
+    let read = |dir: &TempDir| -> Vec<Vec<u8>> {
+        (0..6).map(|g| std::fs::read(dir.path().join(format!("sim_{g}.json"))).unwrap()).collect()
+    };
+    let (one, d1) = play(&bots, &[&args[..], &["-j", "1"]].concat());
+    let (two, d2) = play(&bots, &[&args[..], &["-j", "2"]].concat());
+    let (again, d3) = play(&bots, &[&args[..], &["-j", "2"]].concat());
+    assert_eq!(read(&d1), read(&d2));
+    assert_eq!(read(&d1), read(&d3));
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(one.stdout, again.stdout);
+    for g in 0..6 {
+        replay(d1.path(), g);
+    }
+}
+
+#[test]
+fn process_bots_that_answer_in_time_replay_the_same_run_after_run() {
+    let m = marker("repeat");
+    let bots = vec![examples_dir().join("python-bot/main.py").display().to_string(), script("echo_json.py", &m)];
+    let args =
+        ["-r", "2", "-s", "4", "--width", "16", "--height", "16", "--time-first-ms", "10000", "--time-ms", "5000"];
+    let (_, d1) = play(&bots, &args);
+    let (_, d2) = play(&bots, &args);
+    for g in 0..2 {
+        let name = format!("sim_{g}.json");
+        assert_eq!(std::fs::read(d1.path().join(&name)).unwrap(), std::fs::read(d2.path().join(&name)).unwrap());
+    }
+    assert_no_process_left(&m);
+}
+
+fn fails(args: &[&str], envs: &[(&str, &str)]) -> String {
+    let out = lightcycles().arg("play").args(args).envs(envs.iter().copied()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    text(&out.stderr)
+}
+
+#[test]
+fn bots_that_cannot_play_stop_the_run_with_a_clear_error() {
+    let err = fails(&["tron2010:./old", "builtin:random", "builtin:random", "--width", "16", "--height", "16"], &[]);
+    assert!(
+        err.contains("bot \"tron2010:./old\": 2010 Google AI Challenge bots (tron2010:COMMAND) play games of 2 players only, but 3 bots were given"),
+        "{err}"
+    );
+    let err = fails(&["no/such/main.py", "builtin:random"], &[]);
+    assert!(err.contains("bot \"no/such/main.py\": cannot read no/such/main.py"), "{err}");
+    let main = examples_dir().join("python-bot/main.py");
+    let err = fails(&[main.to_str().unwrap(), "builtin:random"], &[("LIGHTCYCLES_PYTHON", "/nonexistent/python")]);
+    assert!(err.contains("cannot run /nonexistent/python for Python bots"), "{err}");
+    assert!(err.contains("set LIGHTCYCLES_PYTHON"), "{err}");
+    let home = tempfile::tempdir().unwrap();
+    let not_a_plugin = home.path().join("libnothing.so");
+    std::fs::write(&not_a_plugin, b"not an ELF file").unwrap();
+    let err = fails(&[not_a_plugin.to_str().unwrap(), "builtin:random"], &[]);
+    assert!(err.contains("cannot load") && err.contains("libnothing.so"), "{err}");
+}
+
+#[test]
+fn a_library_that_is_no_plugin_is_refused_by_name() {
+    // A real shared library without either plugin interface: the C ABI
+    // library of this workspace would do, but a system one is always there.
+    let libm = ["/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6", "/lib64/libm.so.6"]
+        .into_iter()
+        .find(|p| Path::new(p).exists());
+    let Some(libm) = libm else { return };
+    let home = tempfile::tempdir().unwrap();
+    let link = home.path().join("libm.so");
+    std::os::unix::fs::symlink(libm, &link).unwrap();
+    let err = fails(&[link.to_str().unwrap(), "builtin:random"], &[]);
+    assert!(err.contains("is not a plugin this build can load"), "{err}");
+}
+
+#[test]
+fn engine_py_stands_in_for_codeclash_and_hands_over_to_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = examples_dir().join("python-bot/main.py");
+    let out = Command::new("python3")
+        .arg(examples_dir().join("codeclash/engine.py"))
+        .args([main.to_str().unwrap(), "builtin:random", "-r", "2", "--time-ms", "5000", "-o"])
+        .arg(dir.path())
+        .env("LIGHTCYCLES_BIN", env!("CARGO_BIN_EXE_lightcycles"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (direct, direct_dir) =
+        play(&[main.display().to_string(), "builtin:random".into()], &["-r", "2", "--time-ms", "5000"]);
+    assert_eq!(text(&out.stdout), text(&direct.stdout), "the same games and the same FINAL_RESULTS");
+    assert!(text(&out.stdout).contains("FINAL_RESULTS\nBot_1: "));
+    for g in 0..2 {
+        let name = format!("sim_{g}.json");
+        assert_eq!(
+            std::fs::read(dir.path().join(&name)).unwrap(),
+            std::fs::read(direct_dir.path().join(&name)).unwrap()
+        );
+        replay(dir.path(), g);
+    }
+}

@@ -1,0 +1,2 @@
+"""Fails before reading anything: a crash on every tick."""
+raise RuntimeError("this bot crashes on start")
