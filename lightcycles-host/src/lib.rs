@@ -4,8 +4,9 @@
 //! bot adapters behind one trait, a deterministic match loop, runs of many
 //! games in parallel, reports, replay checks, and the `lightcycles` CLI.
 //!
-//! - [`bot`]: the [`bot::Bot`] trait every kind of bot implements, and the
-//!   built-in bots.
+//! - [`bot`]: the [`bot::Bot`] trait every kind of bot implements, and its
+//!   adapters: built-in bots, JSON-lines programs, 2010 bots, CodeClash
+//!   Python bots, native plugins.
 //! - [`spec`]: bot arguments (`builtin:random`, `name=SPEC`, …) and names.
 //! - [`match_loop`]: one game, deterministic, recorded as a replay.
 //! - [`run`]: many games: seeds, seats, parallel jobs, replay files.
@@ -16,10 +17,12 @@
 //! - [`map_view`]: maps as pictures and JSON.
 //! - [`view`]: watching games: the replay page, and the board in a terminal.
 //! - [`bench`]: the performance table of `lightcycles bench`.
+//! - [`adapter_bench`]: what each bot adapter costs per tick.
 //! - [`cli`]: the command line.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod adapter_bench;
 pub mod bench;
 pub mod bot;
 pub mod cli;

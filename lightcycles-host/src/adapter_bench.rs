@@ -1,0 +1,148 @@
+//! What each bot adapter costs per tick: every adapter asked, tick after
+//! tick, by a bot that answers at once, so the time measured is the
+//! adapter's own (building and sending the observation, waking the bot,
+//! reading and judging the answer), not the bot's thinking.
+//!
+//! The bots: `builtin:straight` (the floor: no adapter), a Rust plugin bot
+//! on its thread through the plugin interface's function table (the same
+//! code path as a loaded `.so`, minus the loading), a `cmd:` program in
+//! `perl` that answers `N` to every line (JSON lines: the host's JSON and
+//! pipes, and a program that reads a line and answers), a CodeClash `main.py` whose `get_move` returns `"N"`
+//! (the adapter decodes every observation in Python), and a 2010 bot in
+//! `perl` that answers `1` after each board.
+
+use std::time::{Duration, Instant};
+
+use lightcycles_core::{Config, Engine, Game, Position};
+use lightcycles_plugin::{module_of, Dir, PluginBot, View};
+
+use crate::bot::builtin::Builtin;
+use crate::bot::log::LogPlace;
+use crate::bot::plugin_rust::RustPluginFactory;
+use crate::bot::python::PythonFactory;
+use crate::bot::subprocess::CommandFactory;
+use crate::bot::tron2010::Tron2010Factory;
+use crate::bot::{Bot, BotContext, BotFactory, Reply, Turn};
+
+/// The time per tick of one adapter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdapterFigure {
+    /// What was measured.
+    pub adapter: &'static str,
+    /// The bot behind it.
+    pub bot: &'static str,
+    /// Ticks timed (after one untimed tick that starts the bot).
+    pub ticks: u32,
+    /// The mean time of one tick: ask, answer, collect.
+    pub per_tick: Duration,
+}
+
+/// A plugin bot that answers at once.
+struct AnswersAtOnce;
+
+impl PluginBot for AnswersAtOnce {
+    fn new(_first: &View<'_>, _seed: u64) -> Result<Self, String> {
+        Ok(AnswersAtOnce)
+    }
+    fn choose(&mut self, _obs: &View<'_>) -> Option<Dir> {
+        Some(Dir::N)
+    }
+}
+
+/// The adapters measured, with the bot behind each.
+fn subjects(dir: &std::path::Path) -> Vec<(&'static str, &'static str, Result<Box<dyn BotFactory>, String>)> {
+    let main = dir.join("main.py");
+    let python = std::fs::write(&main, "def get_move(obs):\n    return 'N'\n")
+        .map_err(|e| e.to_string())
+        .and_then(|()| PythonFactory::new(&main, None::<LogPlace>));
+    let perl = r#"perl -ne 'BEGIN { $| = 1 } if (!$left) { (undef, $left) = split } elsif (!--$left) { print "1\n" }'"#;
+    vec![
+        ("none (built-in bot)", "builtin:straight", Ok(Box::new(Builtin::Straight))),
+        (
+            "in-process plugin",
+            "Rust plugin that answers N",
+            Ok(Box::new(RustPluginFactory::new(module_of::<AnswersAtOnce>(), std::path::Path::new("instant"), None))),
+        ),
+        (
+            "JSON-lines subprocess",
+            "cmd:perl answering N",
+            Ok(Box::new(CommandFactory { command: r#"perl -ne 'BEGIN { $| = 1 } print "N\n"'"#.into(), log: None })),
+        ),
+        ("CodeClash Python adapter", "main.py returning 'N'", python.map(|f| Box::new(f) as Box<dyn BotFactory>)),
+        (
+            "2010 protocol",
+            "tron2010:perl answering 1",
+            Ok(Box::new(Tron2010Factory { command: perl.into(), log: None })),
+        ),
+    ]
+}
+
+/// Times `ticks` answers of `bot` on `position`, after one untimed answer.
+fn time_ticks(bot: &mut dyn Bot, position: &Position, ticks: u32) -> Result<Duration, String> {
+    let turn = Turn::new(position, 0);
+    let limit = Duration::from_secs(10);
+    let check = |reply: Reply| match reply {
+        Reply::Line(_) => Ok(()),
+        other => Err(format!("the bot gave {other:?}")),
+    };
+    check(bot.answer(&turn, limit))?;
+    let start = Instant::now();
+    for _ in 0..ticks {
+        check(bot.answer(&turn, limit))?;
+    }
+    Ok(start.elapsed() / ticks.max(1))
+}
+
+/// Measures every adapter over `ticks` ticks on the default 48 × 36 board.
+/// An adapter that cannot run here (no `python3`, no `sed`) gives an error
+/// naming it.
+pub fn measure(ticks: u32) -> Vec<Result<AdapterFigure, String>> {
+    let dir = match tempfile::tempdir() {
+        Ok(dir) => dir,
+        Err(e) => return vec![Err(format!("no temporary folder: {e}"))],
+    };
+    let game = Game::seeded(&Config::default(), 0).expect("the default board");
+    let position = game.position();
+    let ctx = BotContext { game: 0, seat: 0, players: 2, seed: 0 };
+    subjects(dir.path())
+        .into_iter()
+        .map(|(adapter, bot, factory)| {
+            let factory = factory.map_err(|e| format!("{adapter}: {e}"))?;
+            let mut made = factory.create(&ctx).map_err(|e| format!("{adapter}: {e}"))?;
+            let per_tick = time_ticks(made.as_mut(), &position, ticks).map_err(|e| format!("{adapter}: {e}"))?;
+            Ok(AdapterFigure { adapter, bot, ticks, per_tick })
+        })
+        .collect()
+}
+
+/// The figures as a table, one adapter a line.
+pub fn table(figures: &[Result<AdapterFigure, String>]) -> String {
+    let mut out = String::from("adapter                    bot                             per tick\n");
+    for f in figures {
+        match f {
+            Ok(f) => {
+                out.push_str(&format!("{:<26} {:<31} {:>9.2} µs\n", f.adapter, f.bot, f.per_tick.as_secs_f64() * 1e6))
+            }
+            Err(e) => out.push_str(&format!("{e}\n")),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_adapter_answers_the_bench_position() {
+        let figures = measure(3);
+        assert_eq!(figures.len(), 5);
+        for f in &figures {
+            let f = f.as_ref().unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(f.ticks, 3);
+        }
+        let text = table(&figures);
+        assert_eq!(text.lines().count(), 6);
+        assert!(text.contains("JSON-lines subprocess"));
+    }
+}

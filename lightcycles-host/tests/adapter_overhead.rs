@@ -1,0 +1,17 @@
+//! The per-tick cost of each bot adapter, printed as a table (the figures of
+//! the README's `## Bots` section). Ignored by default: it measures, it
+//! checks nothing that a plain test does not. Run it with
+//!
+//! ```sh
+//! cargo test --release -p lightcycles-host --test adapter_overhead -- --ignored --nocapture
+//! ```
+
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+fn adapter_overhead_per_tick() {
+    let ticks = std::env::var("LIGHTCYCLES_BENCH_TICKS").ok().and_then(|t| t.parse().ok()).unwrap_or(2000);
+    let figures = lightcycles_host::adapter_bench::measure(ticks);
+    println!("{} ticks each on the default 48 × 36 board:", ticks);
+    print!("{}", lightcycles_host::adapter_bench::table(&figures));
+    assert!(figures.iter().all(Result::is_ok));
+}
