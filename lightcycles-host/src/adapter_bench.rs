@@ -49,8 +49,11 @@ impl PluginBot for AnswersAtOnce {
     }
 }
 
+/// An adapter to measure: its name, the bot behind it, and how to make it.
+type Subject = (&'static str, &'static str, Result<Box<dyn BotFactory>, String>);
+
 /// The adapters measured, with the bot behind each.
-fn subjects(dir: &std::path::Path) -> Vec<(&'static str, &'static str, Result<Box<dyn BotFactory>, String>)> {
+fn subjects(dir: &std::path::Path) -> Vec<Subject> {
     let main = dir.join("main.py");
     let python = std::fs::write(&main, "def get_move(obs):\n    return 'N'\n")
         .map_err(|e| e.to_string())

@@ -127,17 +127,6 @@ pub enum SpecError {
         /// Why, naming the file or program.
         reason: String,
     },
-    /// A form this build parses but cannot play yet.
-    #[error(
-        "bot {arg:?}: {form} are not supported by this build of lightcycles yet; use builtin:NAME ({})",
-        Builtin::names()
-    )]
-    Unsupported {
-        /// The argument.
-        arg: String,
-        /// What the form is called.
-        form: &'static str,
-    },
 }
 
 /// The grammar, for error messages.

@@ -314,14 +314,15 @@ fn bad_flags_and_bots_exit_2_naming_what_and_where() {
         &["bot \"builtin:smart\": no built-in bot is called \"smart\"; the built-in bots are random, fuzz, straight, wallhug, floodfill"],
     );
     expect_usage_error(&["play", "builtin:random", "bot.exe"], &["bot \"bot.exe\": not a bot spec"]);
-    for (spec, form) in [
-        ("bots/main.py", "CodeClash Python bots"),
-        ("x=./libbot.so", "native plugins"),
-        ("cmd:./bot", "JSON-lines programs"),
-        ("tron2010:./bot", "2010 Google AI Challenge bots"),
-    ] {
-        expect_usage_error(&["play", "builtin:random", spec], &[form, "not supported by this build"]);
-    }
+    // Bot files are checked before the first game.
+    expect_usage_error(
+        &["play", "builtin:random", "bots/main.py"],
+        &["bot \"bots/main.py\": cannot read bots/main.py"],
+    );
+    expect_usage_error(
+        &["play", "builtin:random", "x=./libbot.so"],
+        &["bot \"x=./libbot.so\": cannot load ./libbot.so"],
+    );
     expect_usage_error(&["nonsense"], &["nonsense"]);
     expect_usage_error(&["replay", "verify"], &["<FILE>"]);
     expect_usage_error(&["map", "--players", "9"], &["--players 9 is out of range: allowed 2 to 8"]);
