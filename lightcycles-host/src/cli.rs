@@ -389,6 +389,12 @@ fn bad_input(message: impl Into<String>) -> Failure {
 
 /// Runs the command line of this process.
 pub fn main() -> ExitCode {
+    // Bots run in process groups of their own, so Ctrl-C (or a SIGTERM or
+    // SIGHUP) reaches the host alone: take every bot down with it.
+    let _ = ctrlc::set_handler(|| {
+        crate::bot::process::stop_all();
+        std::process::exit(130);
+    });
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

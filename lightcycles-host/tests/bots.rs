@@ -409,3 +409,32 @@ fn engine_py_stands_in_for_codeclash_and_hands_over_to_play() {
         replay(dir.path(), g);
     }
 }
+
+#[test]
+fn a_host_stopped_by_a_signal_takes_its_bots_with_it() {
+    let m = marker("signal");
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = lightcycles()
+        .args(["play", &script("sleeper.py", &m), &script("orphan.py", &m), "-r", "50", "--time-ms", "2000"])
+        .arg("-o")
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Both bots and the orphan's child are up once three processes show.
+    let up = (0..200).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        processes_with(&m).len() >= 3
+    });
+    assert!(up, "the bots never started: {:?}", processes_with(&m));
+    let status = Command::new("kill").args(["-TERM", &host.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let code = host.wait().unwrap().code();
+    assert_eq!(code, Some(130));
+    let gone = (0..40).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        processes_with(&m).is_empty()
+    });
+    assert!(gone, "bots outlived their host: {:?}", processes_with(&m));
+}

@@ -15,11 +15,16 @@
 //! the group id) cannot be taken by another process while the group is
 //! signalled. A process that leaves the group (`setsid`, `setpgid`) escapes
 //! the group kill; it is not a child of the host and is not reaped by it.
+//!
+//! The groups of the bots running now are kept in a registry, so that a
+//! host stopped by a signal (Ctrl-C reaches the host only: each bot has a
+//! group of its own) can take every bot with it ([`stop_all`]).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rustix::process::{kill_process, kill_process_group, waitid, Pid, Signal, WaitId, WaitIdOptions};
@@ -38,6 +43,32 @@ const LINES_AHEAD: usize = 64;
 
 /// Observations queued for a bot that has not read the previous ones.
 const MESSAGES_AHEAD: usize = 2;
+
+/// The process groups of the running bots, and whether the host is stopping.
+struct Running {
+    groups: BTreeSet<i32>,
+    stopping: bool,
+}
+
+static RUNNING: Mutex<Running> = Mutex::new(Running { groups: BTreeSet::new(), stopping: false });
+
+fn running() -> std::sync::MutexGuard<'static, Running> {
+    RUNNING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Kills every running bot's process group with SIGKILL and refuses to
+/// start any more: for a host that is stopping on a signal. Returns how
+/// many groups were killed.
+pub fn stop_all() -> usize {
+    let mut r = running();
+    r.stopping = true;
+    for &group in &r.groups {
+        if let Some(pid) = Pid::from_raw(group) {
+            let _ = kill_process_group(pid, Signal::KILL);
+        }
+    }
+    r.groups.len()
+}
 
 /// What came of waiting for a bot's next line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +106,16 @@ impl BotProcess {
             log.note(&message);
             BotError(message)
         })?;
+        {
+            let mut r = running();
+            if r.stopping {
+                drop(r);
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(BotError(format!("{what}: not started: the host is stopping")));
+            }
+            r.groups.insert(child.id() as i32);
+        }
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
         start_threads(child, stdin, stdout, stderr, line_cap, log, what)
     }
@@ -157,6 +198,7 @@ impl BotProcess {
         let _ = kill_process_group(pid, Signal::KILL);
         let _ = kill_process(pid, Signal::KILL);
         let _ = self.child.wait();
+        running().groups.remove(&(self.child.id() as i32));
     }
 }
 
@@ -175,6 +217,7 @@ fn start_threads(
         let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
         let _ = child.kill();
         let _ = child.wait();
+        running().groups.remove(&(child.id() as i32));
         BotError(format!("{what}: cannot start a thread for the bot: {e}"))
     };
     let (Some(mut stdin), Some(stdout)) = (stdin, stdout) else {
