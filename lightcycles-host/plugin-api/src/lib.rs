@@ -84,6 +84,9 @@ pub struct View<'a> {
     pub height: u32,
     /// The id of the player deciding.
     pub you: u32,
+    /// The time the bot has for this answer, in milliseconds (0 when not
+    /// known): a search bot's budget. The host stops waiting after it.
+    pub time_limit_ms: u32,
     /// Every player by id, dead ones too.
     pub players: RSlice<'a, PluginPlayer>,
     /// Cell values, row-major (`y * width + x`): `-1` empty, `-2` rock, `p`
@@ -92,7 +95,8 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
-    /// The view of an observation: `players` and `grid` are filled from it.
+    /// The view of an observation, with no time limit given: `players` and
+    /// `grid` are filled from it.
     pub fn of(obs: &Observation, players: &'a mut Vec<PluginPlayer>, grid: &'a mut Vec<i8>) -> View<'a> {
         players.clear();
         players.extend(obs.players.iter().map(|p| PluginPlayer {
@@ -110,9 +114,15 @@ impl<'a> View<'a> {
             width: obs.width,
             height: obs.height,
             you: obs.you as u32,
+            time_limit_ms: 0,
             players: RSlice::from_slice(players),
             grid: RSlice::from_slice(grid),
         }
+    }
+
+    /// The same view with a time limit.
+    pub fn with_time_limit_ms(self, time_limit_ms: u32) -> View<'a> {
+        View { time_limit_ms, ..self }
     }
 
     /// The value of cell `(x, y)`; off the board is a rock.

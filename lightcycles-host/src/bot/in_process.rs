@@ -21,14 +21,15 @@ use super::{Asked, Bot, BotError, Reply, Turn};
 
 /// The code of one in-process bot, run on its thread.
 pub trait Brain: Send + 'static {
-    /// The answer to one observation. Called on the bot's thread only, one
-    /// observation at a time.
-    fn choose(&mut self, obs: &Observation, log: &BotLog) -> Reply;
+    /// The answer to one observation, due within `limit`. Called on the
+    /// bot's thread only, one observation at a time.
+    fn choose(&mut self, obs: &Observation, limit: Duration, log: &BotLog) -> Reply;
 }
 
 struct Request {
     seq: u64,
     obs: Observation,
+    limit: Duration,
 }
 
 struct Response {
@@ -73,8 +74,8 @@ impl ThreadBot {
             .name(format!("bot {name}"))
             .spawn(move || {
                 let mut brain = brain;
-                for Request { seq, obs } in inbox {
-                    let reply = brain.choose(&obs, &thread_log);
+                for Request { seq, obs, limit } in inbox {
+                    let reply = brain.choose(&obs, limit, &thread_log);
                     if outbox.send(Response { seq, reply, at: Instant::now() }).is_err() {
                         break;
                     }
@@ -123,7 +124,7 @@ impl Bot for ThreadBot {
         let Some(requests) = &self.requests else { return Asked::Answered(Reply::Crash) };
         self.seq += 1;
         let now = Instant::now();
-        if requests.send(Request { seq: self.seq, obs: turn.observation() }).is_err() {
+        if requests.send(Request { seq: self.seq, obs: turn.observation(), limit }).is_err() {
             self.requests = None;
             return Asked::Answered(Reply::Crash);
         }
@@ -188,7 +189,7 @@ mod tests {
     }
 
     impl Brain for Sleepy {
-        fn choose(&mut self, obs: &Observation, _log: &BotLog) -> Reply {
+        fn choose(&mut self, obs: &Observation, _limit: Duration, _log: &BotLog) -> Reply {
             std::thread::sleep(Duration::from_millis(self.sleeps[obs.tick as usize - 1]));
             Reply::Line(obs.tick.to_string().into_bytes())
         }

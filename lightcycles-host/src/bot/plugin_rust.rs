@@ -16,6 +16,7 @@
 //! goes to the bot's log, and the bot is asked again next tick.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use abi_stable::library::{lib_header_from_path, LibraryError};
 use abi_stable::std_types::RResult;
@@ -119,8 +120,9 @@ struct RustBrain {
 }
 
 impl Brain for RustBrain {
-    fn choose(&mut self, obs: &Observation, log: &BotLog) -> Reply {
-        let view = View::of(obs, &mut self.players, &mut self.grid);
+    fn choose(&mut self, obs: &Observation, limit: Duration, log: &BotLog) -> Reply {
+        let ms = u32::try_from(limit.as_millis()).unwrap_or(u32::MAX);
+        let view = View::of(obs, &mut self.players, &mut self.grid).with_time_limit_ms(ms);
         if self.bot.is_none() && !self.failed {
             match (self.module.create())(&view, self.seed) {
                 RResult::ROk(bot) => self.bot = Some(bot),
@@ -146,5 +148,80 @@ impl Drop for RustBrain {
         if let Some(bot) = self.bot.take() {
             (self.module.destroy())(bot);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::Turn;
+    use abi_stable::sabi_types::VersionNumber;
+    use lightcycles_core::{Config, Engine, Game};
+    use lightcycles_plugin::{module_of, Dir, PluginBot};
+
+    /// Answers E when it is told its time limit of 1234 ms, N when the
+    /// seed is odd, and refuses seat 1.
+    struct Teller;
+
+    impl PluginBot for Teller {
+        fn new(first: &View<'_>, _seed: u64) -> Result<Self, String> {
+            if first.you == 1 {
+                return Err("no seat 1".into());
+            }
+            Ok(Teller)
+        }
+        fn choose(&mut self, obs: &View<'_>) -> Option<Dir> {
+            if obs.tick == 2 {
+                panic!("tick 2");
+            }
+            Some(if obs.time_limit_ms == 1234 { Dir::E } else { Dir::W })
+        }
+    }
+
+    #[test]
+    fn a_plugin_bot_is_made_once_told_its_limit_and_its_panics_are_crashes() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = LogPlace { dir: dir.path().to_path_buf(), name: "teller".into() };
+        let factory = RustPluginFactory::new(module_of::<Teller>(), Path::new("teller.so"), Some(place.clone()));
+        let mut game = Game::seeded(&Config::default(), 2).unwrap();
+        let mut zero = factory.create(&BotContext { game: 0, seat: 0, players: 2, seed: 2 }).unwrap();
+        let mut one = factory.create(&BotContext { game: 0, seat: 1, players: 2, seed: 2 }).unwrap();
+        let mut replies = Vec::new();
+        for _ in 0..3 {
+            let position = game.position();
+            replies.push(zero.answer(&Turn::new(&position, 0), Duration::from_millis(1234)));
+            assert_eq!(one.answer(&Turn::new(&position, 1), Duration::from_millis(1234)), Reply::Crash);
+            game.step(&[lightcycles_core::Action::Keep; 2]).unwrap();
+        }
+        assert_eq!(replies, vec![Reply::of_dir(Dir::E), Reply::Crash, Reply::of_dir(Dir::E)]);
+        drop((zero, one));
+        let log = std::fs::read_to_string(place.path(0, 0)).unwrap();
+        assert_eq!(log, "[lightcycles] tick 2: panicked: tick 2\n");
+        let log = std::fs::read_to_string(place.path(0, 1)).unwrap();
+        assert_eq!(log, "[lightcycles] tick 1: the plugin could not make its bot: no seat 1\n");
+    }
+
+    #[test]
+    fn another_interface_version_is_refused_naming_both() {
+        let e = LibraryError::IncompatibleVersionNumber {
+            library_name: "lightcycles bot plugin",
+            expected_version: VersionNumber { major: 1, minor: 0, patch: 0 },
+            actual_version: VersionNumber { major: 2, minor: 3, patch: 1 },
+        };
+        assert_eq!(
+            refusal(Path::new("libx.so"), &e),
+            "libx.so is a Rust plugin for plugin interface version 2 (lightcycles-plugin 2.3.1), but this host \
+             loads version 1 (lightcycles-plugin 1.0.0); rebuild the plugin against lightcycles-plugin 1.x"
+        );
+        assert_eq!(INTERFACE_VERSION, "1");
+    }
+
+    #[test]
+    fn a_missing_library_is_not_loaded() {
+        let err = match load(Path::new("/nonexistent/libbot.so")) {
+            Err(e) => e,
+            Ok(_) => panic!("loaded a missing file"),
+        };
+        assert!(err.starts_with("cannot load /nonexistent/libbot.so"), "{err}");
     }
 }
