@@ -2,8 +2,9 @@
 //! give the same replay, byte for byte.
 //!
 //! Each tick every living bot is asked for an answer to the state before
-//! the tick, all of them at once (each on its own clock); each [`Reply`] becomes an [`Answer`] through the core's one
-//! parser ([`Answer::from_line`]); the engine applies the tick and the
+//! the tick, all of them at once (each on its own clock); each [`Reply`]
+//! becomes an [`Answer`] through the core's one parser
+//! ([`Answer::from_line`]); the engine applies the tick and the
 //! [`Recorder`] writes it down. A bot is dropped (and with it any process it
 //! runs) as soon as its player is eliminated.
 
