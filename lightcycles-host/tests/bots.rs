@@ -438,3 +438,23 @@ fn a_host_stopped_by_a_signal_takes_its_bots_with_it() {
     });
     assert!(gone, "bots outlived their host: {:?}", processes_with(&m));
 }
+
+#[test]
+fn every_bot_of_a_tick_is_asked_before_any_answer_is_awaited() {
+    // Each bot waits for the other to be sent the same tick before it
+    // answers: asked one after the other, the first would wait 4 s and time
+    // out at 3 s.
+    let m = marker("rendezvous");
+    let meeting = tempfile::tempdir().unwrap();
+    let bot = format!("cmd:python3 {} {} {m}", bots_dir().join("rendezvous.py").display(), meeting.path().display());
+    let (_, dir) = play(
+        &[bot.clone(), bot],
+        &["-r", "1", "--width", "16", "--height", "16", "--max-ticks", "5", "--time-ms", "3000"],
+    );
+    let r = replay(dir.path(), 0);
+    assert_eq!(r.commands.len(), 5);
+    for (k, row) in r.faults.iter().enumerate() {
+        assert_eq!(row, &[None, None], "tick {}", k + 1);
+    }
+    assert_no_process_left(&m);
+}
