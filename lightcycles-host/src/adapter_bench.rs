@@ -97,8 +97,8 @@ fn time_ticks(bot: &mut dyn Bot, position: &Position, ticks: u32) -> Result<Dura
 }
 
 /// Measures every adapter over `ticks` ticks on the default 48 × 36 board.
-/// An adapter that cannot run here (no `python3`, no `sed`) gives an error
-/// naming it.
+/// An adapter that cannot run here (no `python3`, no `perl`) gives an
+/// error naming it.
 pub fn measure(ticks: u32) -> Vec<Result<AdapterFigure, String>> {
     let dir = match tempfile::tempdir() {
         Ok(dir) => dir,
@@ -118,15 +118,15 @@ pub fn measure(ticks: u32) -> Vec<Result<AdapterFigure, String>> {
         .collect()
 }
 
-/// The figures as a table, one adapter a line.
+/// The figures as a Markdown table, one adapter a row.
 pub fn table(figures: &[Result<AdapterFigure, String>]) -> String {
-    let mut out = String::from("adapter                    bot                             per tick\n");
+    let mut out = String::from("| adapter | bot | per tick |\n| --- | --- | ---: |\n");
     for f in figures {
         match f {
             Ok(f) => {
-                out.push_str(&format!("{:<26} {:<31} {:>9.2} µs\n", f.adapter, f.bot, f.per_tick.as_secs_f64() * 1e6))
+                out.push_str(&format!("| {} | {} | {:.2} µs |\n", f.adapter, f.bot, f.per_tick.as_secs_f64() * 1e6))
             }
-            Err(e) => out.push_str(&format!("{e}\n")),
+            Err(e) => out.push_str(&format!("| not measured | {e} | |\n")),
         }
     }
     out
@@ -145,7 +145,7 @@ mod tests {
             assert_eq!(f.ticks, 3);
         }
         let text = table(&figures);
-        assert_eq!(text.lines().count(), 6);
+        assert_eq!(text.lines().count(), 7);
         assert!(text.contains("JSON-lines subprocess"));
     }
 }
