@@ -80,8 +80,18 @@ fn subjects(dir: &std::path::Path) -> Vec<Subject> {
     ]
 }
 
-/// Times `ticks` answers of `bot` on `position`, after one untimed answer.
-fn time_ticks(bot: &mut dyn Bot, position: &Position, ticks: u32) -> Result<Duration, String> {
+/// How long to measure each adapter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Exactly this many ticks.
+    Ticks(u32),
+    /// Ticks until this much time has passed (at least 10 ticks).
+    Time(Duration),
+}
+
+/// Times answers of `bot` on `position` for `budget`, after one untimed
+/// answer; gives the ticks timed and the mean time of one.
+fn time_ticks(bot: &mut dyn Bot, position: &Position, budget: Budget) -> Result<(u32, Duration), String> {
     let turn = Turn::new(position, 0);
     let limit = Duration::from_secs(10);
     let check = |reply: Reply| match reply {
@@ -90,16 +100,25 @@ fn time_ticks(bot: &mut dyn Bot, position: &Position, ticks: u32) -> Result<Dura
     };
     check(bot.answer(&turn, limit))?;
     let start = Instant::now();
-    for _ in 0..ticks {
+    let mut ticks = 0u32;
+    loop {
+        let done = match budget {
+            Budget::Ticks(n) => ticks >= n,
+            Budget::Time(time) => ticks >= 10 && start.elapsed() >= time,
+        };
+        if done {
+            break;
+        }
         check(bot.answer(&turn, limit))?;
+        ticks += 1;
     }
-    Ok(start.elapsed() / ticks.max(1))
+    Ok((ticks, start.elapsed() / ticks.max(1)))
 }
 
-/// Measures every adapter over `ticks` ticks on the default 48 × 36 board.
+/// Measures every adapter for `budget` on the default 48 × 36 board.
 /// An adapter that cannot run here (no `python3`, no `perl`) gives an
 /// error naming it.
-pub fn measure(ticks: u32) -> Vec<Result<AdapterFigure, String>> {
+pub fn measure_with(budget: Budget) -> Vec<Result<AdapterFigure, String>> {
     let dir = match tempfile::tempdir() {
         Ok(dir) => dir,
         Err(e) => return vec![Err(format!("no temporary folder: {e}"))],
@@ -112,10 +131,16 @@ pub fn measure(ticks: u32) -> Vec<Result<AdapterFigure, String>> {
         .map(|(adapter, bot, factory)| {
             let factory = factory.map_err(|e| format!("{adapter}: {e}"))?;
             let mut made = factory.create(&ctx).map_err(|e| format!("{adapter}: {e}"))?;
-            let per_tick = time_ticks(made.as_mut(), &position, ticks).map_err(|e| format!("{adapter}: {e}"))?;
+            let (ticks, per_tick) =
+                time_ticks(made.as_mut(), &position, budget).map_err(|e| format!("{adapter}: {e}"))?;
             Ok(AdapterFigure { adapter, bot, ticks, per_tick })
         })
         .collect()
+}
+
+/// Measures every adapter over `ticks` ticks (see [`measure_with`]).
+pub fn measure(ticks: u32) -> Vec<Result<AdapterFigure, String>> {
+    measure_with(Budget::Ticks(ticks))
 }
 
 /// The figures as a Markdown table, one adapter a row.
@@ -147,5 +172,7 @@ mod tests {
         let text = table(&figures);
         assert_eq!(text.lines().count(), 7);
         assert!(text.contains("JSON-lines subprocess"));
+        let timed = measure_with(Budget::Time(Duration::from_millis(1)));
+        assert!(timed.iter().all(|f| f.as_ref().is_ok_and(|f| f.ticks >= 10)), "{timed:?}");
     }
 }

@@ -57,15 +57,16 @@ pub enum Command {
     Map(MapArgs),
     /// Write one self-contained HTML page that plays replay files in a browser.
     View(ViewArgs),
-    /// Measure the fast and the reference engine side by side and print the
-    /// performance table of the README (takes about half a minute).
+    /// Measure the fast and the reference engine side by side, then the
+    /// per-tick cost of each bot adapter, and print the performance tables
+    /// of the README (takes about half a minute).
     Bench(BenchArgs),
 }
 
 /// Arguments of `lightcycles bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Milliseconds spent on each measure, per engine.
+    /// Milliseconds spent on each measure, per engine (and on each adapter).
     #[arg(long = "measure-ms", value_name = "MS", default_value_t = crate::bench::DEFAULT_TIME.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub measure_ms: u64,
@@ -425,7 +426,14 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::View(args) => view_page(&args, out),
         Command::Bench(args) => {
             let time = std::time::Duration::from_millis(args.measure_ms);
-            crate::bench::run(out, time).map_err(stdout_failure)
+            crate::bench::run(out, time).map_err(stdout_failure)?;
+            let figures = crate::adapter_bench::measure_with(crate::adapter_bench::Budget::Time(time));
+            let text = format!(
+                "\nBot adapters: the time of one tick through each, against a bot that answers at once \
+                 (48 × 36):\n\n{}",
+                crate::adapter_bench::table(&figures)
+            );
+            write_out(out, &text).map_err(stdout_failure)
         }
     }
 }
@@ -547,7 +555,8 @@ fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
 }
 
 fn tournament(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let entrants = entrants(&args.bots).map_err(|e| bad_input(e.to_string()))?;
+    let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
+    let entrants = entrants_logged(&args.bots, log_dir.as_deref()).map_err(|e| bad_input(e.to_string()))?;
     let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| bad_input(e.to_string()))?;
     if sprt.is_some() && entrants.len() != 2 {
         return Err(bad_input(format!("--sprt compares two bots, but {} were given", entrants.len())));
