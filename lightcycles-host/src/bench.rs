@@ -502,8 +502,12 @@ mod tests {
         let mut out = Vec::new();
         crate::cli::execute(cli, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        // The engine table, then a blank line and the bot adapters' table.
+        let lines: Vec<&str> = text.lines().take_while(|l| !l.is_empty()).collect();
         assert_eq!(lines[0], "| measure | fast | reference | fast vs reference |");
+        for adapter in ["| none (built-in bot) |", "| in-process plugin |", "| JSON-lines subprocess |"] {
+            assert!(text.contains(adapter), "{adapter} in {text}");
+        }
         let rows: Vec<Vec<&str>> =
             lines[2..].iter().map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect()).collect();
         let wanted = [

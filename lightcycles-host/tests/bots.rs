@@ -176,7 +176,9 @@ fn a_bot_that_sleeps_past_the_limit_times_out_and_its_late_lines_never_count() {
 #[test]
 fn an_answer_late_once_is_a_timeout_and_the_next_tick_gets_its_own_answer() {
     let m = marker("late");
-    let (r, _) = misbehave(script("late_once.py", &m), &m, "1000", &[]);
+    // Tick 2 is answered at 3 s, a second after its deadline and while tick
+    // 3 (asked at 2 s, due at 4 s) waits.
+    let (r, _) = misbehave(script("late_once.py", &m), &m, "2000", &[]);
     expect_faults(&r, |t| (t == 2).then_some(FaultKind::Timeout), 4);
     assert!(r.commands.iter().all(|row| row[0].as_deref() != Some("late")), "the late line was read");
     assert!(matches!(at(&r, 3, 0), (None, Some("N" | "E" | "S" | "W"))));
