@@ -19,7 +19,9 @@
 //! - [`bench`]: the performance table of `lightcycles bench`.
 //! - [`adapter_bench`]: what each bot adapter costs per tick.
 //! - [`cli`]: the command line.
-#![forbid(unsafe_code)]
+// Unsafe code is refused everywhere but where C plugins are called
+// (`bot::plugin_c`), which allows it and says why at each use.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod adapter_bench;

@@ -11,6 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 use lightcycles_core::replay::{verify, Replay};
 use lightcycles_core::{FaultKind, Game};
@@ -45,6 +46,64 @@ fn plugin(crate_name: &str) -> String {
     let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
     let path = deps.join(format!("lib{crate_name}.so"));
     assert!(path.exists(), "{} is built with the tests", path.display());
+    path.to_str().unwrap().to_string()
+}
+
+/// The native bots the tests build with gcc and g++: C plugins (the
+/// example and two misbehaving ones) and the C++ search bot of
+/// `examples/cpp-search-bot`, as a plugin and as a JSON-lines program.
+struct Native {
+    c_plugin: PathBuf,
+    bad_codes: PathBuf,
+    other_abi: PathBuf,
+    cpp_plugin: PathBuf,
+    cpp_program: PathBuf,
+}
+
+/// Builds the native bots once per test run.
+fn native() -> &'static Native {
+    static NATIVE: OnceLock<Native> = OnceLock::new();
+    NATIVE.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("native-bots");
+        std::fs::create_dir_all(&out).unwrap();
+        // The engine's static library, built beside this test as a dependency of the host.
+        let engine = std::env::current_exe().unwrap().parent().unwrap().join("liblightcycles.a");
+        assert!(engine.exists(), "{} is built with the tests", engine.display());
+        let build = |compiler: &str, flags: &[&str], source: PathBuf, output: PathBuf| -> PathBuf {
+            let mut cmd = Command::new(compiler);
+            cmd.args(["-Wall", "-Wextra", "-Werror", "-O2", "-I"]).arg(root.join("include")).args(flags).arg(&source);
+            if compiler == "g++" {
+                cmd.arg(&engine).args(["-lpthread", "-ldl", "-lm"]);
+            }
+            let done = cmd.arg("-o").arg(&output).output().unwrap_or_else(|e| panic!("{compiler}: {e}"));
+            assert!(done.status.success(), "{cmd:?}: {}", text(&done.stderr));
+            output
+        };
+        let c_plugin = |source: PathBuf, name: &str| {
+            build("gcc", &["-std=c11", "-fPIC", "-shared"], source, out.join(format!("lib{name}.so")))
+        };
+        Native {
+            c_plugin: c_plugin(examples_dir().join("c-plugin-bot/bot.c"), "c_plugin_bot"),
+            bad_codes: c_plugin(bots_dir().join("bad_codes.c"), "bad_codes"),
+            other_abi: c_plugin(bots_dir().join("other_abi.c"), "other_abi"),
+            cpp_plugin: build(
+                "g++",
+                &["-std=c++17", "-fPIC", "-shared", "-DLC_BOT_PLUGIN", "-Wl,--exclude-libs,ALL"],
+                examples_dir().join("cpp-search-bot/bot.cpp"),
+                out.join("libcpp_search_bot.so"),
+            ),
+            cpp_program: build(
+                "g++",
+                &["-std=c++17"],
+                examples_dir().join("cpp-search-bot/bot.cpp"),
+                out.join("cpp-search-bot"),
+            ),
+        }
+    })
+}
+
+fn shown(path: &Path) -> String {
     path.to_str().unwrap().to_string()
 }
 
@@ -276,6 +335,7 @@ fn one_of_each_kind(m: &str) -> Vec<(&'static str, String)> {
         ("tron2010", format!("tron2010:python3 {} {m}", examples.join("tron2010-bot/bot.py").display())),
         ("python", examples.join("python-bot/main.py").display().to_string()),
         ("rust-plugin", plugin("rust_plugin_bot")),
+        ("c-plugin", shown(&native().c_plugin)),
     ]
 }
 
@@ -306,7 +366,7 @@ fn every_kind_of_bot_plays_every_other_kind_on_seeded_and_map_boards() {
             }
         }
     }
-    assert_eq!(games, 20);
+    assert_eq!(games, 30);
     assert_no_process_left(&m);
 }
 
@@ -457,6 +517,60 @@ fn every_bot_of_a_tick_is_asked_before_any_answer_is_awaited() {
     assert_eq!(r.commands.len(), 5);
     for (k, row) in r.faults.iter().enumerate() {
         assert_eq!(row, &[None, None], "tick {}", k + 1);
+    }
+    assert_no_process_left(&m);
+}
+
+#[test]
+fn a_c_plugin_that_declines_or_returns_codes_out_of_range_costs_only_those_ticks() {
+    let (r, dir) = misbehave(shown(&native().bad_codes), "no process: in-process", "1000", &[]);
+    expect_faults(&r, |t| matches!(t, 3..=5).then_some(FaultKind::Invalid), 6);
+    assert_eq!(at(&r, 2, 0), (None, None), "-1 is no move, without fault");
+    assert_eq!(at(&r, 3, 0).1, Some("code 7"));
+    assert_eq!(at(&r, 4, 0).1, Some("code -5"));
+    assert_eq!(at(&r, 5, 0).1, Some("code 2147483647"));
+    assert!(matches!(at(&r, 6, 0), (None, Some("N" | "E" | "S" | "W"))));
+    let log = log_text(&dir, "libbad_codes");
+    assert!(log.contains("[lightcycles] tick 3: choose returned 7, not a move (0-3) or -1"), "{log}");
+}
+
+#[test]
+fn a_c_plugin_of_another_abi_version_is_refused_naming_both() {
+    let err = fails(&[&shown(&native().other_abi), "builtin:random"], &[]);
+    assert!(
+        err.contains("libother_abi.so: refused: the plugin speaks bot ABI version 2, this host version 1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_cpp_search_bot_plays_as_a_plugin_and_as_a_json_lines_program() {
+    let n = native();
+    let m = marker("cpp");
+    // The program keeps to a budget of its own; the plugin takes half the
+    // limit the host tells it. Under load a search may still be late: a
+    // timeout is allowed here, nothing else.
+    // Run through a link whose path holds the marker (the program takes no
+    // extra arguments).
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir(home.path().join(&m)).unwrap();
+    let link = home.path().join(&m).join("cpp-search-bot");
+    std::os::unix::fs::symlink(&n.cpp_program, &link).unwrap();
+    let program = format!("cmd:{} --time-ms 10", link.display());
+    let map = home.path().join("arena.txt");
+    std::fs::write(&map, MAP).unwrap();
+    for board in [&["--width", "20", "--height", "20", "-s", "9"][..], &["--map", map.to_str().unwrap()][..]] {
+        // The plugin thinks for half of 60 ms a move: 80 ticks at most keep
+        // the test short.
+        let mut args = vec!["-r", "1", "--max-ticks", "80", "--time-first-ms", "5000", "--time-ms", "60"];
+        args.extend_from_slice(board);
+        let (_, dir) = play(&[format!("plugin={}", shown(&n.cpp_plugin)), format!("program={program}")], &args);
+        let r = replay(dir.path(), 0);
+        for (k, row) in r.faults.iter().enumerate() {
+            for fault in row.iter().flatten() {
+                assert_eq!(*fault, FaultKind::Timeout, "tick {}", k + 1);
+            }
+        }
     }
     assert_no_process_left(&m);
 }

@@ -21,6 +21,7 @@
 //! - [`tron2010`]: bots of the 2010 Google AI Challenge (`tron2010:COMMAND`).
 //! - [`python`]: CodeClash `main.py` bots (`get_move(obs) -> str`).
 //! - [`plugin`]: native plugins, by the interface they export:
+//!   [`plugin_c`], the C plugin ABI (`lightcycles_bot_v1`), and
 //!   [`plugin_rust`], Rust plugins loaded through abi_stable.
 //!
 //! Shared machinery: [`process`] (a bot process in its own group, its
@@ -32,6 +33,7 @@ pub mod in_process;
 pub mod lines;
 pub mod log;
 pub mod plugin;
+pub mod plugin_c;
 pub mod plugin_rust;
 pub mod process;
 pub mod python;

@@ -1,0 +1,183 @@
+//! C plugins: a shared library that exports `lightcycles_bot_v1` (the
+//! plugin ABI of `include/lightcycles.h`), loaded with libloading.
+//!
+//! Loading checks the table before anything is called: its size covers the
+//! first version of `LcBotV1`, its `abi_version` is the one this host
+//! speaks (another version is refused, naming both), and every function is
+//! there. Each game and seat gets its own bot, made with the first
+//! observation and the bot's own seed, run on a thread of its own
+//! ([`super::in_process`]). `choose` returns 0 to 3 for N, E, S, W, or −1
+//! for no move (without fault); any other code is an invalid answer,
+//! recorded as the line `code 7` so that it stays invalid on replay. A
+//! `create` that returns NULL makes the bot crash on every tick of that
+//! game.
+//!
+//! What cannot be protected: the plugin runs in the host's process, so a
+//! C++ exception or a Rust panic that leaves its functions, an abort, a
+//! segfault or an `exit` ends the host (see [`super::in_process`]).
+#![allow(unsafe_code)]
+
+use std::ffi::c_void;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use libloading::Library;
+use lightcycles_core::observation::Observation;
+use lightcycles_core::Dir;
+use lightcycles_ffi::{plugin::check_table, LcBotEntryFn, LcBotV1, ObservationBuffer, LC_BOT_ENTRY_SYMBOL};
+
+use super::builtin::bot_seed;
+use super::in_process::{Brain, ThreadBot};
+use super::log::{BotLog, LogPlace};
+use super::{Bot, BotContext, BotError, BotFactory, Reply};
+
+/// A loaded C plugin: the library, kept loaded while any bot of it lives,
+/// and its checked table.
+struct CPlugin {
+    table: LcBotV1,
+    // Dropped last: the table's functions live in it.
+    _library: Library,
+}
+
+// SAFETY: the table is immutable data and plain function pointers; the ABI
+// lets different bots of one plugin run on different threads.
+unsafe impl Send for CPlugin {}
+// SAFETY: as above.
+unsafe impl Sync for CPlugin {}
+
+/// What loading a library as a C plugin found.
+pub enum Loaded {
+    /// A C plugin this host can play.
+    Plugin(CPluginFactory),
+    /// The library does not export `lightcycles_bot_v1`.
+    NotC(Library),
+}
+
+/// Loads `path` and, when it exports `lightcycles_bot_v1`, checks its
+/// table. Opening a library runs its initialisers: that cannot be avoided
+/// for any plugin.
+pub fn load(path: &Path, log: Option<LogPlace>) -> Result<Loaded, String> {
+    let shown = path.display();
+    // SAFETY: loading a library runs its initialisers; a plugin is code the
+    // user chose to run in this process.
+    let library = unsafe { Library::new(path) }.map_err(|e| format!("cannot load {shown}: {e}"))?;
+    let symbol = format!("{LC_BOT_ENTRY_SYMBOL}\0");
+    // SAFETY: the symbol has the entry signature of the plugin ABI.
+    let entry = match unsafe { library.get::<LcBotEntryFn>(symbol.as_bytes()) } {
+        Ok(entry) => *entry,
+        Err(_) => return Ok(Loaded::NotC(library)),
+    };
+    // SAFETY: calling the entry of the ABI; `check_table` reads only the
+    // fields `struct_size` covers and checks the version and functions.
+    let table = unsafe { check_table(entry()) }.map_err(|e| format!("{shown}: refused: {e}"))?;
+    let plugin = Arc::new(CPlugin { table: *table, _library: library });
+    Ok(Loaded::Plugin(CPluginFactory { plugin, path: path.to_path_buf(), log }))
+}
+
+/// Makes a bot of a loaded C plugin for each game and seat.
+#[derive(Clone)]
+pub struct CPluginFactory {
+    plugin: Arc<CPlugin>,
+    path: PathBuf,
+    log: Option<LogPlace>,
+}
+
+impl std::fmt::Debug for CPluginFactory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CPluginFactory").field("path", &self.path).field("log", &self.log).finish()
+    }
+}
+
+impl BotFactory for CPluginFactory {
+    fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
+        let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
+        let brain =
+            CBrain { plugin: Arc::clone(&self.plugin), bot: None, failed: false, seed: bot_seed(ctx.seed, ctx.seat) };
+        let name = self.path.file_stem().map_or_else(|| "plugin".into(), |s| s.to_string_lossy().into_owned());
+        Ok(Box::new(ThreadBot::start(brain, &name, log)?))
+    }
+}
+
+/// One bot of a C plugin, made on the first observation.
+struct CBrain {
+    plugin: Arc<CPlugin>,
+    bot: Option<*mut c_void>,
+    failed: bool,
+    seed: u64,
+}
+
+// SAFETY: the bot pointer is used by the one thread that owns this brain.
+unsafe impl Send for CBrain {}
+
+/// The reply for a code `choose` returned.
+pub fn reply_of_code(code: i32) -> Reply {
+    match code {
+        0..=3 => Reply::of_dir(Dir::ALL[code as usize]),
+        -1 => Reply::NoMove,
+        other => Reply::Line(format!("code {other}").into_bytes()),
+    }
+}
+
+impl Brain for CBrain {
+    fn choose(&mut self, obs: &Observation, limit: Duration, log: &BotLog) -> Reply {
+        let mut buffer = match ObservationBuffer::from_observation(obs) {
+            Ok(buffer) => buffer,
+            Err(e) => {
+                log.note(&format!("tick {}: the observation cannot be given to the plugin: {e}", obs.tick));
+                return Reply::Crash;
+            }
+        };
+        buffer.set_time_limit_ms(u32::try_from(limit.as_millis()).unwrap_or(u32::MAX));
+        let table = &self.plugin.table;
+        if self.bot.is_none() && !self.failed {
+            let create = table.create.expect("checked at load");
+            // SAFETY: a checked table; the observation lives for the call.
+            let bot = unsafe { create(buffer.as_ptr(), self.seed) };
+            if bot.is_null() {
+                log.note(&format!("tick {}: the plugin's create returned NULL", obs.tick));
+                self.failed = true;
+            } else {
+                self.bot = Some(bot);
+            }
+        }
+        let Some(bot) = self.bot else { return Reply::Crash };
+        let choose = table.choose.expect("checked at load");
+        // SAFETY: a bot made by this table's create, used by one thread.
+        let code = unsafe { choose(bot, buffer.as_ptr()) };
+        if !(-1..=3).contains(&code) {
+            log.note(&format!("tick {}: choose returned {code}, not a move (0-3) or -1", obs.tick));
+        }
+        reply_of_code(code)
+    }
+}
+
+impl Drop for CBrain {
+    fn drop(&mut self) {
+        if let Some(bot) = self.bot.take() {
+            let destroy = self.plugin.table.destroy.expect("checked at load");
+            // SAFETY: made by create, destroyed once.
+            unsafe { destroy(bot) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lightcycles_core::{Answer, FaultKind};
+
+    #[test]
+    fn codes_become_moves_no_move_or_invalid_lines() {
+        assert_eq!(reply_of_code(0), Reply::of_dir(Dir::N));
+        assert_eq!(reply_of_code(3), Reply::of_dir(Dir::W));
+        assert_eq!(reply_of_code(-1), Reply::NoMove);
+        for code in [4, -2, i32::MAX, i32::MIN] {
+            let reply = reply_of_code(code);
+            let Reply::Line(line) = &reply else { panic!("{reply:?}") };
+            let answer = Answer::from_line(line);
+            assert_eq!(answer.fault, Some(FaultKind::Invalid));
+            assert_eq!(answer.line.as_deref(), Some(format!("code {code}").as_str()));
+        }
+    }
+}
