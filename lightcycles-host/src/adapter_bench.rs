@@ -4,20 +4,26 @@
 //! reading and judging the answer), not the bot's thinking.
 //!
 //! The bots: `builtin:straight` (the floor: no adapter), a Rust plugin bot
-//! on its thread through the plugin interface's function table (the same
-//! code path as a loaded `.so`, minus the loading), a `cmd:` program in
+//! and a C plugin bot on their threads through their interfaces' function
+//! tables (the same code paths as a loaded `.so`, minus the loading), a `cmd:` program in
 //! `perl` that answers `N` to every line (JSON lines: the host's JSON and
 //! pipes, and a program that reads a line and answers), a CodeClash `main.py` whose `get_move` returns `"N"`
 //! (the adapter decodes every observation in Python), and a 2010 bot in
 //! `perl` that answers `1` after each board.
 
+// A C plugin table is built here, in Rust, to time the C plugin adapter.
+#![allow(unsafe_code)]
+
+use std::ffi::c_void;
 use std::time::{Duration, Instant};
 
 use lightcycles_core::{Config, Engine, Game, Position};
+use lightcycles_ffi::{LcBotV1, LcObservation, LC_BOT_ABI_VERSION};
 use lightcycles_plugin::{module_of, Dir, PluginBot, View};
 
 use crate::bot::builtin::Builtin;
 use crate::bot::log::LogPlace;
+use crate::bot::plugin_c::CPluginFactory;
 use crate::bot::plugin_rust::RustPluginFactory;
 use crate::bot::python::PythonFactory;
 use crate::bot::subprocess::CommandFactory;
@@ -49,6 +55,26 @@ impl PluginBot for AnswersAtOnce {
     }
 }
 
+/// A C plugin bot that answers N at once (its state: nothing).
+unsafe extern "C" fn c_create(_first: *const LcObservation, _seed: u64) -> *mut c_void {
+    std::ptr::NonNull::<c_void>::dangling().as_ptr()
+}
+
+unsafe extern "C" fn c_choose(_bot: *mut c_void, _obs: *const LcObservation) -> i32 {
+    0
+}
+
+unsafe extern "C" fn c_destroy(_bot: *mut c_void) {}
+
+static C_TABLE: LcBotV1 = LcBotV1 {
+    struct_size: std::mem::size_of::<LcBotV1>() as u32,
+    abi_version: LC_BOT_ABI_VERSION,
+    name: std::ptr::null(),
+    create: Some(c_create),
+    choose: Some(c_choose),
+    destroy: Some(c_destroy),
+};
+
 /// An adapter to measure: its name, the bot behind it, and how to make it.
 type Subject = (&'static str, &'static str, Result<Box<dyn BotFactory>, String>);
 
@@ -62,9 +88,15 @@ fn subjects(dir: &std::path::Path) -> Vec<Subject> {
     vec![
         ("none (built-in bot)", "builtin:straight", Ok(Box::new(Builtin::Straight))),
         (
-            "in-process plugin",
+            "in-process Rust plugin",
             "Rust plugin that answers N",
             Ok(Box::new(RustPluginFactory::new(module_of::<AnswersAtOnce>(), std::path::Path::new("instant"), None))),
+        ),
+        (
+            "in-process C plugin",
+            "C plugin that answers 0 (N)",
+            // SAFETY: the functions above follow the plugin ABI (they read nothing).
+            unsafe { CPluginFactory::from_table(&C_TABLE, "instant") }.map(|f| Box::new(f) as Box<dyn BotFactory>),
         ),
         (
             "JSON-lines subprocess",
@@ -164,13 +196,13 @@ mod tests {
     #[test]
     fn every_adapter_answers_the_bench_position() {
         let figures = measure(3);
-        assert_eq!(figures.len(), 5);
+        assert_eq!(figures.len(), 6);
         for f in &figures {
             let f = f.as_ref().unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(f.ticks, 3);
         }
         let text = table(&figures);
-        assert_eq!(text.lines().count(), 7);
+        assert_eq!(text.lines().count(), 8);
         assert!(text.contains("JSON-lines subprocess"));
         let timed = measure_with(Budget::Time(Duration::from_millis(1)));
         assert!(timed.iter().all(|f| f.as_ref().is_ok_and(|f| f.ticks >= 10)), "{timed:?}");

@@ -505,7 +505,7 @@ mod tests {
         // The engine table, then a blank line and the bot adapters' table.
         let lines: Vec<&str> = text.lines().take_while(|l| !l.is_empty()).collect();
         assert_eq!(lines[0], "| measure | fast | reference | fast vs reference |");
-        for adapter in ["| none (built-in bot) |", "| in-process plugin |", "| JSON-lines subprocess |"] {
+        for adapter in ["| none (built-in bot) |", "| in-process C plugin |", "| JSON-lines subprocess |"] {
             assert!(text.contains(adapter), "{adapter} in {text}");
         }
         let rows: Vec<Vec<&str>> =

@@ -36,8 +36,9 @@ use super::{Bot, BotContext, BotError, BotFactory, Reply};
 /// and its checked table.
 struct CPlugin {
     table: LcBotV1,
-    // Dropped last: the table's functions live in it.
-    _library: Library,
+    // Dropped last: the table's functions live in it. None for a table
+    // that lives in this program.
+    _library: Option<Library>,
 }
 
 // SAFETY: the table is immutable data and plain function pointers; the ABI
@@ -71,7 +72,7 @@ pub fn load(path: &Path, log: Option<LogPlace>) -> Result<Loaded, String> {
     // SAFETY: calling the entry of the ABI; `check_table` reads only the
     // fields `struct_size` covers and checks the version and functions.
     let table = unsafe { check_table(entry()) }.map_err(|e| format!("{shown}: refused: {e}"))?;
-    let plugin = Arc::new(CPlugin { table: *table, _library: library });
+    let plugin = Arc::new(CPlugin { table: *table, _library: Some(library) });
     Ok(Loaded::Plugin(CPluginFactory { plugin, path: path.to_path_buf(), log }))
 }
 
@@ -86,6 +87,25 @@ pub struct CPluginFactory {
 impl std::fmt::Debug for CPluginFactory {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CPluginFactory").field("path", &self.path).field("log", &self.log).finish()
+    }
+}
+
+impl CPluginFactory {
+    /// A factory for a plugin table that lives in this program (no library
+    /// to load), checked as a loaded one is: the same adapter, for
+    /// measurements and tests.
+    ///
+    /// # Safety
+    /// The table's functions must follow the plugin ABI of
+    /// `include/lightcycles.h`.
+    pub unsafe fn from_table(table: &'static LcBotV1, name: &str) -> Result<CPluginFactory, String> {
+        // SAFETY: a valid reference; the caller vouches for the functions.
+        let table = unsafe { check_table(table) }.map_err(|e| format!("{name}: refused: {e}"))?;
+        Ok(CPluginFactory {
+            plugin: Arc::new(CPlugin { table: *table, _library: None }),
+            path: PathBuf::from(name),
+            log: None,
+        })
     }
 }
 
@@ -165,7 +185,74 @@ impl Drop for CBrain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::{Answer, FaultKind};
+    use crate::bot::Turn;
+    use lightcycles_core::{Answer, Config, Engine, FaultKind, Game};
+    use lightcycles_ffi::{LcObservation, LC_BOT_ABI_VERSION};
+
+    /// A bot in C's clothes: answers its tick number minus 2 (so -1, 0, 1,
+    /// 2, 3, 4 on ticks 1 to 6) when told its limit of 777 ms, and refuses
+    /// to be made for seat 1.
+    unsafe extern "C" fn create(first: *const LcObservation, _seed: u64) -> *mut c_void {
+        // SAFETY: the host passes a valid observation.
+        if unsafe { (*first).you } == 1 {
+            return std::ptr::null_mut();
+        }
+        Box::into_raw(Box::new(0u32)).cast()
+    }
+    unsafe extern "C" fn choose(bot: *mut c_void, obs: *const LcObservation) -> i32 {
+        // SAFETY: made by `create`; a valid observation.
+        unsafe {
+            *bot.cast::<u32>() += 1;
+            if (*obs).time_limit_ms != 777 {
+                return 99; // not told its limit: an answer the test rejects
+            }
+            (*obs).tick as i32 - 2
+        }
+    }
+    unsafe extern "C" fn destroy(bot: *mut c_void) {
+        // SAFETY: made by `create`, destroyed once.
+        drop(unsafe { Box::from_raw(bot.cast::<u32>()) });
+    }
+    static TABLE: LcBotV1 = LcBotV1 {
+        struct_size: std::mem::size_of::<LcBotV1>() as u32,
+        abi_version: LC_BOT_ABI_VERSION,
+        name: std::ptr::null(),
+        create: Some(create),
+        choose: Some(choose),
+        destroy: Some(destroy),
+    };
+
+    #[test]
+    fn a_c_bot_is_made_per_seat_and_its_codes_are_judged() {
+        // SAFETY: the functions above follow the ABI.
+        let factory = unsafe { CPluginFactory::from_table(&TABLE, "table") }.unwrap();
+        let mut zero = factory.create(&BotContext { game: 0, seat: 0, players: 2, seed: 1 }).unwrap();
+        let mut one = factory.create(&BotContext { game: 0, seat: 1, players: 2, seed: 1 }).unwrap();
+        let mut game = Game::seeded(&Config { width: 20, height: 20, ..Config::default() }, 1).unwrap();
+        let mut replies = Vec::new();
+        for _ in 0..6 {
+            let position = game.position();
+            replies.push(zero.answer(&Turn::new(&position, 0), Duration::from_millis(777)));
+            assert_eq!(one.answer(&Turn::new(&position, 1), Duration::from_millis(777)), Reply::Crash);
+            game.step(&[lightcycles_core::Action::Keep; 2]).unwrap();
+        }
+        let expected = [Reply::NoMove, Reply::of_dir(Dir::N), Reply::of_dir(Dir::E), Reply::of_dir(Dir::S)];
+        assert_eq!(replies[..4], expected);
+        assert_eq!(replies[4], Reply::of_dir(Dir::W));
+        assert_eq!(replies[5], Reply::Line(b"code 4".to_vec()));
+    }
+
+    #[test]
+    fn a_table_of_another_version_or_with_a_hole_is_refused() {
+        static NEWER: LcBotV1 = LcBotV1 { abi_version: LC_BOT_ABI_VERSION + 1, ..TABLE };
+        static HOLE: LcBotV1 = LcBotV1 { choose: None, ..TABLE };
+        // SAFETY: as above.
+        let err = unsafe { CPluginFactory::from_table(&NEWER, "newer") }.err().unwrap();
+        assert_eq!(err, "newer: refused: the plugin speaks bot ABI version 2, this host version 1");
+        // SAFETY: as above.
+        let err = unsafe { CPluginFactory::from_table(&HOLE, "hole") }.err().unwrap();
+        assert_eq!(err, "hole: refused: the LcBotV1 table has no `choose` function");
+    }
 
     #[test]
     fn codes_become_moves_no_move_or_invalid_lines() {
