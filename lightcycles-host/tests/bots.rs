@@ -331,7 +331,7 @@ fn one_of_each_kind(m: &str) -> Vec<(&'static str, String)> {
     let examples = examples_dir();
     vec![
         ("builtin", "builtin:random".to_string()),
-        ("cmd", script("echo_json.py", m)),
+        ("cmd", format!("cmd:python3 {} {m}", examples.join("jsonlines-bot/bot.py").display())),
         ("tron2010", format!("tron2010:python3 {} {m}", examples.join("tron2010-bot/bot.py").display())),
         ("python", examples.join("python-bot/main.py").display().to_string()),
         ("rust-plugin", plugin("rust_plugin_bot")),
