@@ -373,7 +373,21 @@ fn every_kind_of_bot_plays_every_other_kind_on_seeded_and_map_boards() {
 #[test]
 fn the_same_seed_gives_byte_identical_replays_and_jobs_change_nothing() {
     let bots = vec![plugin("rust_plugin_bot"), "builtin:fuzz".to_string(), plugin("panicky_plugin")];
-    let args = ["-r", "3", "--swap", "-s", "11", "--width", "20", "--height", "20", "--time-ms", "5000"];
+    let args = [
+        "-r",
+        "3",
+        "--swap",
+        "-s",
+        "11",
+        "--width",
+        "20",
+        "--height",
+        "20",
+        "--time-first-ms",
+        "10000",
+        "--time-ms",
+        "5000",
+    ];
     let read = |dir: &TempDir| -> Vec<Vec<u8>> {
         (0..6).map(|g| std::fs::read(dir.path().join(format!("sim_{g}.json"))).unwrap()).collect()
     };
@@ -452,14 +466,26 @@ fn engine_py_stands_in_for_codeclash_and_hands_over_to_play() {
     let main = examples_dir().join("python-bot/main.py");
     let out = Command::new("python3")
         .arg(examples_dir().join("codeclash/engine.py"))
-        .args([main.to_str().unwrap(), "builtin:random", "-r", "2", "--time-ms", "5000", "-o"])
+        .args([
+            main.to_str().unwrap(),
+            "builtin:random",
+            "-r",
+            "2",
+            "--time-first-ms",
+            "10000",
+            "--time-ms",
+            "5000",
+            "-o",
+        ])
         .arg(dir.path())
         .env("LIGHTCYCLES_BIN", env!("CARGO_BIN_EXE_lightcycles"))
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let (direct, direct_dir) =
-        play(&[main.display().to_string(), "builtin:random".into()], &["-r", "2", "--time-ms", "5000"]);
+    let (direct, direct_dir) = play(
+        &[main.display().to_string(), "builtin:random".into()],
+        &["-r", "2", "--time-first-ms", "10000", "--time-ms", "5000"],
+    );
     assert_eq!(text(&out.stdout), text(&direct.stdout), "the same games and the same FINAL_RESULTS");
     assert!(text(&out.stdout).contains("FINAL_RESULTS\nBot_1: "));
     for g in 0..2 {
@@ -511,12 +537,25 @@ fn every_bot_of_a_tick_is_asked_before_any_answer_is_awaited() {
     let bot = format!("cmd:python3 {} {} {m}", bots_dir().join("rendezvous.py").display(), meeting.path().display());
     let (_, dir) = play(
         &[bot.clone(), bot],
-        &["-r", "1", "--width", "16", "--height", "16", "--max-ticks", "5", "--time-ms", "3000"],
+        &[
+            "-r",
+            "1",
+            "--width",
+            "16",
+            "--height",
+            "16",
+            "--max-ticks",
+            "5",
+            "--time-first-ms",
+            "10000",
+            "--time-ms",
+            "3000",
+        ],
     );
     let r = replay(dir.path(), 0);
     assert_eq!(r.commands.len(), 5);
     for (k, row) in r.faults.iter().enumerate() {
-        assert_eq!(row, &[None, None], "tick {}", k + 1);
+        assert_eq!(row, &[None, None], "tick {}: {:?}", k + 1, r.commands[k]);
     }
     assert_no_process_left(&m);
 }
