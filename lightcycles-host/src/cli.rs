@@ -396,6 +396,9 @@ pub fn main() -> ExitCode {
         crate::bot::process::stop_all();
         std::process::exit(130);
     });
+    // The orphans of bot processes come to the host, which reaps them when
+    // their game ends: no bot process outlives its game.
+    let _ = crate::bot::process::adopt_orphans();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -10,8 +10,9 @@
 //! stderr is copied into the bot's capped log by a third thread.
 //!
 //! The end of a process ([`Drop`]): its input is closed, the group gets
-//! SIGTERM, then after a short grace ([`GRACE`]) SIGKILL, and the leader is
-//! reaped. The leader is reaped only then, so that its process id (which is
+//! SIGTERM, then after a short grace ([`GRACE`]) SIGKILL, the leader is
+//! reaped, and the host waits (up to [`GROUP_GONE`]) until no process of
+//! the group is left, reaping those it adopted ([`adopt_orphans`]). The leader is reaped only then, so that its process id (which is
 //! the group id) cannot be taken by another process while the group is
 //! signalled. A process that leaves the group (`setsid`, `setpgid`) escapes
 //! the group kill; it is not a child of the host and is not reaped by it.
@@ -27,7 +28,10 @@ use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TryS
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rustix::process::{kill_process, kill_process_group, waitid, Pid, Signal, WaitId, WaitIdOptions};
+use rustix::process::{
+    getpid, kill_process, kill_process_group, set_child_subreaper, test_kill_process_group, waitid, waitpgid, Pid,
+    Signal, WaitId, WaitIdOptions, WaitOptions,
+};
 
 use super::lines::{pump_lines, Output, ANSWER_LINE_CAP};
 use super::log::BotLog;
@@ -36,6 +40,10 @@ use std::os::unix::process::CommandExt;
 
 /// How long a bot has to end after SIGTERM before its group gets SIGKILL.
 pub const GRACE: Duration = Duration::from_millis(100);
+
+/// How long the host waits, at most, for the last process of a killed
+/// group to be gone.
+pub const GROUP_GONE: Duration = Duration::from_secs(1);
 
 /// Lines read ahead of the host, per bot: a bot that floods its output
 /// waits on its own pipe instead of growing the host's memory.
@@ -68,6 +76,14 @@ pub fn stop_all() -> usize {
         }
     }
     r.groups.len()
+}
+
+/// Makes this process the reaper of its bots' orphans (Linux): a bot's
+/// child whose parent died comes to the host rather than to init, so the
+/// host can wait until every process of a killed group is gone, not just
+/// signalled. For the `lightcycles` binary; a library user may leave it.
+pub fn adopt_orphans() -> std::io::Result<()> {
+    set_child_subreaper(Some(getpid())).map_err(std::io::Error::from)
 }
 
 /// What came of waiting for a bot's next line.
@@ -198,6 +214,17 @@ impl BotProcess {
         let _ = kill_process_group(pid, Signal::KILL);
         let _ = kill_process(pid, Signal::KILL);
         let _ = self.child.wait();
+        // A killed process is gone only once it has died and been reaped:
+        // reap the members that are the host's (orphans it adopted), and
+        // wait a bounded time for the others.
+        let until = Instant::now() + GROUP_GONE;
+        loop {
+            while let Ok(Some(_)) = waitpgid(pid, WaitOptions::NOHANG) {}
+            if test_kill_process_group(pid).is_err() || Instant::now() >= until {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
         running().groups.remove(&(self.child.id() as i32));
     }
 }
@@ -427,6 +454,30 @@ mod tests {
         let mut b = bot("exec /nonexistent/program");
         assert_eq!(ask(&mut b, 1, 5000), Reply::Crash);
         assert_eq!(ask(&mut b, 2, 5000), Reply::Crash);
+    }
+
+    /// Whether process `pid` still runs (neither gone nor a zombie).
+    fn runs(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| stat.rsplit_once(") ").is_some_and(|(_, rest)| !rest.starts_with('Z')))
+    }
+
+    #[test]
+    fn every_process_of_the_group_is_gone_when_the_bot_is_dropped() {
+        // The shell runs a child (it does not exec a compound command) and
+        // tells its pid; the child ignores SIGTERM.
+        let mut process = BotProcess::spawn(
+            shell("(trap '' TERM; sleep 30) & echo $!; wait"),
+            ANSWER_LINE_CAP,
+            BotLog::discard(),
+            "test bot",
+        )
+        .unwrap();
+        let Next::Line(pid, _) = process.next_line(Instant::now() + Duration::from_secs(5)) else { panic!("no pid") };
+        let pid = String::from_utf8(pid).unwrap();
+        assert!(runs(&pid));
+        drop(process);
+        assert!(!runs(&pid), "the child {pid} outlived its bot");
     }
 
     #[test]
