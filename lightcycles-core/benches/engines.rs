@@ -4,10 +4,18 @@
 //!
 //! `cargo bench -p lightcycles-core` runs them all; `lightcycles bench`
 //! prints the same figures as one table.
+//!
+//! For instruction counts (repeatable on a noisy machine), the same binary
+//! runs one measure a given number of times without criterion:
+//! `engines --count WHAT TIMES`, with `WHAT` one of `step`, `voronoi-early`,
+//! `voronoi-mid`, `reachable-early`, `reachable-mid`. Run it under
+//! `valgrind --tool=callgrind` with two values of `TIMES`; the difference of
+//! the totals divided by the difference of `TIMES` is the cost of one call
+//! (one step, for `step`), free of the setup.
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{criterion_group, BenchmarkId, Criterion};
 use lightcycles_core::search::{self, Scratch};
 use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Game, SplitMix64, EMPTY};
 
@@ -170,4 +178,52 @@ fn games(c: &mut Criterion) {
 }
 
 criterion_group!(benches, steps, searches, games);
-criterion_main!(benches);
+
+/// Runs `what` `times` times (see the module documentation).
+fn count(what: &str, times: u64) {
+    match what {
+        "step" => {
+            // The scripted game replayed step by step; one call is one step.
+            let (start, _, actions) = script::<FastGame>();
+            let mut game = start.clone();
+            let mut done = 0;
+            while done < times {
+                game.clone_from(&start);
+                for a in actions.iter().take((times - done) as usize) {
+                    let _ = game.step(black_box(a));
+                    done += 1;
+                }
+            }
+            black_box(game);
+        }
+        _ => {
+            let (ticks, reach) = match what {
+                "voronoi-early" => (10, false),
+                "voronoi-mid" => (250, false),
+                "reachable-early" => (10, true),
+                "reachable-mid" => (250, true),
+                _ => panic!("unknown measure {what}"),
+            };
+            let game = board_at(ticks);
+            let mut scratch = Scratch::for_game(&game);
+            for _ in 0..times {
+                if reach {
+                    black_box(search::reachable_with(black_box(&game), game.head(0), &mut scratch));
+                } else {
+                    black_box(search::voronoi_with(black_box(&game), &mut scratch));
+                }
+            }
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--count") {
+        let times = args.get(i + 2).and_then(|t| t.parse().ok()).expect("--count WHAT TIMES");
+        count(&args[i + 1], times);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -148,7 +148,9 @@ pub fn voronoi(game: &FastGame) -> Voronoi {
 /// is that player's; one reached by several at once is a tie, and the
 /// search goes on through it for each of them (their distances are equal).
 /// When only one player's search still has cells ahead, a flood fill
-/// finishes it. Separated players cost only their flood fills.
+/// finishes it. Separated players cost only their flood fills. With two
+/// living players (the usual game) a leaner search runs both frontiers in
+/// one pass per layer: see `voronoi_pair`.
 pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
     let layout = game.layout();
     scratch.fit(layout);
@@ -165,6 +167,9 @@ pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
         riders += 1;
     }
     let living = &living[..riders];
+    if let [a, b] = *living {
+        return voronoi_pair(game, scratch, [a, b]);
+    }
 
     let free = &mut scratch.open[..words];
     bitboard::complement(layout, game.solid(), free);
@@ -266,6 +271,183 @@ pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
         swapped = !swapped;
     }
     result
+}
+
+/// [`voronoi_with`] for exactly two living players `a < b`, the usual case.
+///
+/// First the room of `a` (a flood fill): when it does not touch `b`'s head
+/// the two are separated and each owns its room, whatever the distances.
+/// Otherwise one breadth-first search from both heads at once, both
+/// frontiers expanded in the same pass over the rows they span.
+fn voronoi_pair(game: &FastGame, scratch: &mut Scratch, [a, b]: [usize; 2]) -> Voronoi {
+    let layout = game.layout();
+    let words = layout.words();
+    let n = game.num_players();
+    let heads = [game.head(a), game.head(b)];
+    let free = &mut scratch.open[..words];
+    bitboard::complement(layout, game.solid(), free);
+    let owned = &mut scratch.owned[..n * words];
+    owned.fill(0);
+    let (below_b, from_b) = owned.split_at_mut(b * words);
+    let (own_a, own_b) = (&mut below_b[a * words..(a + 1) * words], &mut from_b[..words]);
+    let mut result = Voronoi::default();
+
+    bitboard::mark_neighbours(layout, free, heads[0], own_a);
+    bitboard::fill(layout, free, own_a);
+    let touches = Dir::ALL
+        .iter()
+        .filter_map(|&d| heads[1].step(d, layout.width(), layout.height()))
+        .any(|cell| layout.get(own_a, cell));
+    if !touches {
+        bitboard::mark_neighbours(layout, free, heads[1], own_b);
+        bitboard::fill(layout, free, own_b);
+        result.counts[a] = bitboard::count(own_a);
+        result.counts[b] = bitboard::count(own_b);
+        return result;
+    }
+    own_a.fill(0);
+
+    // The search grows the cells each player has reached (ties included),
+    // starting from the heads, in `own_a` and `own_b`.
+    layout.set(own_a, heads[0]);
+    layout.set(own_b, heads[1]);
+    match layout.words_per_row() {
+        1 => pair_search::<1>(layout, heads, free, [own_a, own_b]),
+        2 => pair_search::<2>(layout, heads, free, [own_a, own_b]),
+        3 => pair_search::<3>(layout, heads, free, [own_a, own_b]),
+        _ => pair_search::<4>(layout, heads, free, [own_a, own_b]),
+    }
+    // Reached by both (at the same distance, as a cell reached by one is
+    // out of the other's way from then on): a tie.
+    for (head, own) in heads.iter().zip([&mut *own_a, &mut *own_b]) {
+        let (word, mask) = layout.locate(*head);
+        own[word] &= !mask;
+    }
+    for (x, y) in own_a.iter_mut().zip(own_b.iter_mut()) {
+        let both = *x & *y;
+        if both != 0 {
+            result.ties += both.count_ones();
+            *x &= !both;
+            *y &= !both;
+        }
+        result.counts[a] += x.count_ones();
+        result.counts[b] += y.count_ones();
+    }
+    result
+}
+
+/// The cells beside the cells of `r` in the same row (`K` words).
+#[inline(always)]
+fn sideways<const K: usize>(r: &[u64; K], k: usize) -> u64 {
+    let from_right = if k + 1 < K { r[k + 1] << 63 } else { 0 };
+    let from_left = if k > 0 { r[k - 1] >> 63 } else { 0 };
+    (r[k] << 1) | from_left | (r[k] >> 1) | from_right
+}
+
+/// The layered search of [`voronoi_pair`]. `reached` hold the heads, `free`
+/// the free cells; on return `reached` hold every cell each player reaches
+/// no later than the other (the heads too).
+///
+/// A layer is one pass over the rows next to the last layer's: each row
+/// takes the free cells beside the reached cells of the rows above, at and
+/// below it, as they were before the pass (kept in registers, so the planes
+/// are updated in place), for both players, and takes them out of `free`.
+/// A free cell beside an older layer was taken when that layer was new, so
+/// the cells beside everything reached are the next layer. When one player
+/// gains nothing, the other gets whatever it still reaches: a flood fill.
+// Not inlined: its loop wants every register.
+#[inline(never)]
+fn pair_search<const K: usize>(layout: Layout, heads: [Pos; 2], free: &mut [u64], reached: [&mut [u64]; 2]) {
+    let h = layout.height() as usize;
+    let words = h * K;
+    let [r0, r1] = reached;
+    let (free, r0, r1) = (&mut free[..words], &mut r0[..words], &mut r1[..words]);
+    let (y0, y1) = (heads[0].y as usize, heads[1].y as usize);
+    let (mut lo, mut hi) = (y0.min(y1), y0.max(y1));
+    loop {
+        // Only the rows next to the rows the last layer gained can gain: a
+        // free cell beside an older reached cell was taken back then. So
+        // the rows just outside the span count as empty.
+        let first = lo.saturating_sub(1);
+        let last = (hi + 1).min(h - 1);
+        // The rows above (`up`) and at (`at`) row `y`, as they were before
+        // this pass.
+        let mut up = [[0; K], [0; K]];
+        let mut at = [row_of::<K>(r0, first), row_of::<K>(r1, first)];
+        let mut any = [0u64; 2];
+        let (mut new_lo, mut new_hi) = (h, 0);
+        for y in first..last {
+            let down = [row_of::<K>(r0, y + 1), row_of::<K>(r1, y + 1)];
+            if layer_row::<K>(free, r0, r1, y, &up, &at, &down, &mut any) {
+                new_lo = new_lo.min(y);
+                new_hi = y;
+            }
+            up = at;
+            at = down;
+        }
+        if layer_row::<K>(free, r0, r1, last, &up, &at, &[[0; K], [0; K]], &mut any) {
+            new_lo = new_lo.min(last);
+            new_hi = last;
+        }
+        if any[0] == 0 || any[1] == 0 {
+            // One side (or both) has nowhere left to go: the other gets all
+            // it still reaches.
+            if any[0] != 0 {
+                finish(layout, free, r0);
+            } else if any[1] != 0 {
+                finish(layout, free, r1);
+            }
+            return;
+        }
+        (lo, hi) = (new_lo, new_hi);
+    }
+}
+
+/// One row of a layer of [`pair_search`]: the free cells of row `y` beside
+/// the reached cells `up`, `at` and `down` (rows `y - 1`, `y`, `y + 1`
+/// before the pass) of each player, added to `r0` and `r1`, taken out of
+/// `free`, and or-ed into `any`. Whether the row gained a cell.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn layer_row<const K: usize>(
+    free: &mut [u64],
+    r0: &mut [u64],
+    r1: &mut [u64],
+    y: usize,
+    up: &[[u64; K]; 2],
+    at: &[[u64; K]; 2],
+    down: &[[u64; K]; 2],
+    any: &mut [u64; 2],
+) -> bool {
+    let (free, r0, r1) = (&mut free[y * K..y * K + K], &mut r0[y * K..y * K + K], &mut r1[y * K..y * K + K]);
+    let mut gained = 0u64;
+    for k in 0..K {
+        let open = free[k];
+        let n0 = (sideways(&at[0], k) | up[0][k] | down[0][k]) & open;
+        let n1 = (sideways(&at[1], k) | up[1][k] | down[1][k]) & open;
+        free[k] = open & !(n0 | n1);
+        r0[k] = at[0][k] | n0;
+        r1[k] = at[1][k] | n1;
+        any[0] |= n0;
+        any[1] |= n1;
+        gained |= n0 | n1;
+    }
+    gained != 0
+}
+
+#[inline(always)]
+fn row_of<const K: usize>(bits: &[u64], y: usize) -> [u64; K] {
+    let mut r = [0u64; K];
+    r.copy_from_slice(&bits[y * K..y * K + K]);
+    r
+}
+
+/// Grows `reached` into every free cell 4-connected to it.
+fn finish(layout: Layout, free: &mut [u64], reached: &mut [u64]) {
+    for (f, r) in free.iter_mut().zip(reached.iter()) {
+        *f |= r;
+    }
+    bitboard::fill(layout, free, reached);
 }
 
 /// Whether the living players are separated: no path of free cells joins
