@@ -547,7 +547,7 @@ fn tournament(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure>
 fn verify_files(files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
     for path in files {
         let shown = path.display();
-        match verify::check_file::<DefaultEngine>(path) {
+        match verify::check_file::<lightcycles_core::Game>(path) {
             Ok(Verdict::Verified(o)) => {
                 let result = match o.winner {
                     Some(w) => format!("player {w} won"),

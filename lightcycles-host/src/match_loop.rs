@@ -12,14 +12,15 @@ use std::time::Duration;
 use lightcycles_core::map::{self, parse_2010};
 use lightcycles_core::replay::{Origin, Recorder, Replay};
 use lightcycles_core::{
-    Answer, Config, Engine, FaultKind, FaultPolicy, Game, GameError, Map, MapParseError, Outcome, StepError,
+    Answer, Config, Engine, FaultKind, FaultPolicy, GameError, Map, MapParseError, Outcome, StepError,
 };
 
 use crate::bot::{Bot, Reply, Turn};
 
-/// The engine games are played on. Swap it here for another engine of the
-/// core: every game, replay and test of the host follows.
-pub type DefaultEngine = Game;
+/// The engine games are played on: the fast engine, proven equal to the
+/// reference by the core's trajectory gate. `replay verify` always replays
+/// on the reference engine, the rule book's own reading.
+pub type DefaultEngine = lightcycles_core::fast::FastGame;
 
 /// The time a bot has to answer one observation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +236,7 @@ pub fn play_watched<E: Engine>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lightcycles_core::Game;
     use crate::bot::builtin::Builtin;
     use crate::bot::{BotContext, Failed};
     use lightcycles_core::replay::verify;
