@@ -9,6 +9,7 @@
 //! goes through the core's one parser.
 
 pub mod builtin;
+pub mod search;
 pub mod space;
 
 use std::fmt;
