@@ -236,10 +236,10 @@ pub fn play_watched<E: Engine>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::Game;
     use crate::bot::builtin::Builtin;
     use crate::bot::{BotContext, Failed};
     use lightcycles_core::replay::verify;
+    use lightcycles_core::Game;
 
     fn bots(kinds: &[Builtin], seed: u64) -> Vec<Box<dyn Bot>> {
         let players = kinds.len();
