@@ -7,10 +7,11 @@
 
 use std::time::Duration;
 
-use lightcycles_core::{Dir, Pos, SplitMix64};
+use lightcycles_core::search::{self as room, Scratch};
+use lightcycles_core::{Dir, Engine, FastGame, Pos, SplitMix64};
 
 use super::search::{SearchBot, SearchOptions};
-use super::space::{self, Flood};
+use super::space;
 use super::{Bot, BotContext, BotError, BotFactory, Reply, Turn};
 
 /// A bot compiled into the host, named by `builtin:NAME`.
@@ -98,7 +99,7 @@ impl Builtin {
             Builtin::Fuzz => Box::new(FuzzBot { rng }),
             Builtin::Straight => Box::new(StraightBot),
             Builtin::Wallhug => Box::new(WallhugBot),
-            Builtin::Floodfill => Box::new(FloodfillBot { rng, flood: Flood::new() }),
+            Builtin::Floodfill => Box::new(FloodfillBot { rng, scratch: Scratch::new() }),
             Builtin::Search(options) => Box::new(SearchBot::new(options, *ctx)),
         }
     }
@@ -201,21 +202,27 @@ impl Bot for WallhugBot {
 }
 
 /// `builtin:floodfill`: for each move that does not crash at once, counts
-/// the free cells still reachable from the new cell (breadth-first, the
-/// new cell itself solid) and takes the move that keeps the most. Among
-/// equals it prefers a cell no other living head touches (no head-on
+/// the free cells still reachable from the new cell (the core's
+/// [`reachable`](lightcycles_core::search::reachable): the new cell and every
+/// free cell joined to it, or none when it is a dead end; one more than the
+/// room beyond the cell whenever there is any, so the order of the moves is
+/// that of the room they leave) and takes the move that keeps the most.
+/// Among equals it prefers a cell no other living head touches (no head-on
 /// risk), then the cell that touches the most solid cells (filling space
 /// tightly, as `wallhug` does); remaining ties are drawn from its own
 /// seeded generator.
 #[derive(Debug)]
 struct FloodfillBot {
     rng: SplitMix64,
-    flood: Flood,
+    scratch: Scratch,
 }
 
 impl Bot for FloodfillBot {
     fn answer(&mut self, turn: &Turn<'_>, _limit: Duration) -> Reply {
         let position = turn.position();
+        let Ok(game) = FastGame::from_position(position) else {
+            return Reply::of_dir(turn.me().dir);
+        };
         let (w, h) = (turn.width(), turn.height());
         let others: Vec<Pos> = position
             .players
@@ -229,7 +236,7 @@ impl Bot for FloodfillBot {
         let scored: Vec<(Dir, (u32, bool, u32))> = safe_moves(turn)
             .into_iter()
             .map(|(dir, target)| {
-                let room = self.flood.reachable(position, target, &[]);
+                let room = room::reachable_with(&game, target, &mut self.scratch);
                 (dir, (room, !near_head(target), space::solid_neighbours(position, target)))
             })
             .collect();
