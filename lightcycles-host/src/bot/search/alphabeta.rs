@@ -36,8 +36,10 @@ pub struct Decision {
     pub dir: Dir,
     /// Its value (from the searching player's side).
     pub value: i32,
-    /// The deepest iteration completed, in ticks (0: the move was forced).
+    /// The deepest iteration completed, in ticks (0 when none was).
     pub depth: u32,
+    /// Whether only one move did not crash at once: no search was needed.
+    pub forced: bool,
 }
 
 /// The search of one player in a game of two, with its memory.
@@ -82,7 +84,7 @@ impl Duel {
         let mut moves: Vec<Dir> = mine.iter().collect();
         match moves.len() {
             0 => return None,
-            1 => return Some(Decision { dir: moves[0], value: 0, depth: 0 }),
+            1 => return Some(Decision { dir: moves[0], value: 0, depth: 0, forced: true }),
             _ => {}
         }
         if self.stack.is_empty() {
@@ -96,7 +98,7 @@ impl Duel {
                 moves[..=i].rotate_right(1);
             }
         }
-        let mut decision = Decision { dir: moves[0], value: 0, depth: 0 };
+        let mut decision = Decision { dir: moves[0], value: 0, depth: 0, forced: false };
         for depth in 1..=MAX_DEPTH as u32 {
             let mut values: Vec<(Dir, i32)> = Vec::with_capacity(moves.len());
             let mut alpha = -WIN - 1;
@@ -118,8 +120,12 @@ impl Duel {
                 values.iter().copied().max_by_key(|&(d, v)| (v, -(index(&moves, d) as i32))).unwrap();
             let complete = values.len() == moves.len();
             if complete || best_dir != moves[0] {
-                decision =
-                    Decision { dir: best_dir, value: best_value, depth: if complete { depth } else { depth - 1 } };
+                decision = Decision {
+                    dir: best_dir,
+                    value: best_value,
+                    depth: if complete { depth } else { depth - 1 },
+                    forced: false,
+                };
             }
             if !complete {
                 break;

@@ -204,7 +204,7 @@ impl SearchBot {
                 let duel = memory.duel.as_mut().expect("made above");
                 duel.choose(graph, game, &mut budget).map(|d| Thought {
                     dir: d.dir,
-                    mode: if d.depth == 0 { Mode::Forced } else { Mode::Duel },
+                    mode: if d.forced { Mode::Forced } else { Mode::Duel },
                     depth: d.depth,
                     nodes: 0,
                 })
@@ -213,7 +213,7 @@ impl SearchBot {
                 let paranoid = memory.paranoid.get_or_insert_with(|| Paranoid::new(me));
                 paranoid.choose(graph, game, &mut budget).map(|d| Thought {
                     dir: d.dir,
-                    mode: if d.depth == 0 { Mode::Forced } else { Mode::Multi },
+                    mode: if d.forced { Mode::Forced } else { Mode::Multi },
                     depth: d.depth,
                     nodes: 0,
                 })
@@ -292,5 +292,166 @@ impl Drop for SearchBot {
             c.deepest,
             c.nodes
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::drawn_game;
+    use super::*;
+    use crate::bot::builtin::Builtin;
+    use crate::match_loop::{play, GameSetup, Limits};
+    use lightcycles_core::search::safe_moves;
+    use lightcycles_core::{Action, Config, SplitMix64};
+
+    fn bot(nodes: u64, seat: usize, players: usize) -> SearchBot {
+        let ctx = BotContext { game: 0, seat, players, seed: 1 };
+        SearchBot::new(SearchOptions { nodes: Some(nodes), stats: false }, ctx)
+    }
+
+    /// The bot's thought for `me` in `game`, with a node budget (the time
+    /// limit given is then never read).
+    fn think(bot: &mut SearchBot, game: &FastGame, me: usize) -> Thought {
+        bot.think(game, me, Instant::now(), Duration::ZERO)
+    }
+
+    #[test]
+    fn options_print_as_they_are_written() {
+        for text in ["", ":nodes=20000", ":stats", ":nodes=5:stats"] {
+            assert_eq!(SearchOptions::parse(text).unwrap().to_string(), text);
+        }
+        assert_eq!(SearchOptions::parse(":stats:nodes=5").unwrap().to_string(), ":nodes=5:stats");
+        assert!(SearchOptions::parse("nodes=5").is_err(), "options follow a colon");
+    }
+
+    #[test]
+    fn never_rides_into_a_solid_cell_while_a_safe_move_is_left() {
+        // Positions of every phase of games of 2, 3 and 4 players: the bots'
+        // own moves mixed with random ones, so that tight spots come up.
+        for (players, w, h, seed) in [(2, 12, 10, 1), (2, 16, 12, 2), (3, 16, 16, 3), (4, 16, 16, 4), (2, 10, 8, 5)] {
+            let config = Config { width: w, height: h, players, rock_density: 10, ..Config::default() };
+            let mut game = FastGame::seeded(&config, seed).unwrap();
+            let mut bots: Vec<SearchBot> = (0..players as usize).map(|s| bot(40, s, players as usize)).collect();
+            let mut rng = SplitMix64::new(seed);
+            let mut checked = 0;
+            while !game.is_over() {
+                let mut actions = vec![Action::Keep; players as usize];
+                for (seat, b) in bots.iter_mut().enumerate().filter(|(s, _)| game.is_alive(*s)) {
+                    let thought = think(b, &game, seat);
+                    let safe = safe_moves(&game, seat);
+                    if !safe.is_empty() {
+                        assert!(safe.contains(thought.dir), "seed {seed} tick {}: {thought:?}", game.tick());
+                        checked += 1;
+                    }
+                    let random = safe.iter().nth(rng.below(safe.len().max(1) as u64) as usize);
+                    let dir = if rng.below(3) == 0 { random.unwrap_or(thought.dir) } else { thought.dir };
+                    actions[seat] = Action::Move(dir);
+                }
+                game.step(&actions).unwrap();
+            }
+            assert!(checked >= 10, "seed {seed}: {checked} answers checked");
+        }
+    }
+
+    #[test]
+    fn a_node_budget_gives_the_same_game_every_time() {
+        let config = Config { width: 20, height: 16, ..Config::default() };
+        let setup = GameSetup { config, seed: 12, map_file: None, limits: Limits::default() };
+        let specs = [
+            [Builtin::Search(SearchOptions { nodes: Some(60), stats: false }), Builtin::Floodfill],
+            [Builtin::Search(SearchOptions { nodes: Some(60), stats: false }); 2],
+        ];
+        for kinds in specs {
+            let game = || {
+                let bots = kinds
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, k)| k.make(&BotContext { game: 0, seat, players: 2, seed: 12 }))
+                    .collect();
+                play::<FastGame>(&setup, vec!["a".into(), "b".into()], bots).unwrap().replay.to_json()
+            };
+            assert_eq!(game(), game(), "{kinds:?}");
+        }
+    }
+
+    #[test]
+    fn a_forced_move_is_answered_without_search() {
+        // Player 0 in a corridor that opens onto player 1's side: only east
+        // is free.
+        let game = drawn_game(&[
+            "########", //
+            "aA......", //
+            "#######.", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            ".......B", //
+        ]);
+        let thought = think(&mut bot(1000, 0, 2), &game, 0);
+        assert_eq!((thought.dir, thought.mode, thought.nodes), (Dir::E, Mode::Forced, 0));
+    }
+
+    #[test]
+    fn walled_in_it_still_answers_a_move() {
+        let game = drawn_game(&[
+            "#A#.....", //
+            "#a#.....", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            ".......B", //
+        ]);
+        let thought = think(&mut bot(1000, 0, 2), &game, 0);
+        assert_eq!(thought.mode, Mode::Forced);
+        assert_eq!(thought.dir, Dir::N, "rides on");
+    }
+
+    #[test]
+    fn ahead_it_refuses_the_head_on_that_would_only_draw() {
+        // Player 0 owns the lower left as well; (3, 3) lies between the two
+        // heads, and moving there lets player 1 force a draw.
+        let game = drawn_game(&[
+            "........", //
+            "........", //
+            "........", //
+            "aaA.B###", //
+            "....b###", //
+            "....b###", //
+            "....b###", //
+            "....b###", //
+        ]);
+        let thought = think(&mut bot(3000, 0, 2), &game, 0);
+        assert_eq!(thought.mode, Mode::Duel);
+        assert_ne!(thought.dir, Dir::E, "{thought:?}");
+    }
+
+    #[test]
+    fn separated_it_fills_its_own_region() {
+        let game = drawn_game(&[
+            "A...#...", //
+            "....#...", //
+            "....#...", //
+            "....#...", //
+            "....#...", //
+            "....#...", //
+            "....#...", //
+            "....#..B", //
+        ]);
+        let thought = think(&mut bot(1000, 0, 2), &game, 0);
+        assert_eq!(thought.mode, Mode::Endgame);
+        assert!([Dir::E, Dir::S].contains(&thought.dir));
+    }
+
+    #[test]
+    fn three_riders_are_searched_paranoid() {
+        let config = Config { width: 16, height: 16, players: 3, rock_density: 0, ..Config::default() };
+        let game = FastGame::seeded(&config, 3).unwrap();
+        let thought = think(&mut bot(300, 0, 3), &game, 0);
+        assert_eq!(thought.mode, Mode::Multi);
+        assert!(safe_moves(&game, 0).contains(thought.dir));
+        assert!(thought.depth >= 1 && thought.nodes > 0, "{thought:?}");
     }
 }

@@ -51,7 +51,7 @@ impl Paranoid {
         let mut moves: Vec<Dir> = safe_moves(root, self.me).iter().collect();
         match moves.len() {
             0 => return None,
-            1 => return Some(Decision { dir: moves[0], value: 0, depth: 0 }),
+            1 => return Some(Decision { dir: moves[0], value: 0, depth: 0, forced: true }),
             _ => {}
         }
         if self.stack.is_empty() {
@@ -60,7 +60,7 @@ impl Paranoid {
         self.stack[0].copy_from(root);
         self.spaces.resize(root.num_players(), 0);
         self.pick_near(root);
-        let mut decision = Decision { dir: moves[0], value: 0, depth: 0 };
+        let mut decision = Decision { dir: moves[0], value: 0, depth: 0, forced: false };
         for depth in 1..=MAX_DEPTH as u32 {
             let mut values: Vec<(Dir, i32)> = Vec::with_capacity(moves.len());
             let mut alpha = -WIN - 1;
@@ -75,7 +75,8 @@ impl Paranoid {
             let complete = values.len() == moves.len();
             if let Some(&(d, v)) = values.iter().rev().max_by_key(|&&(_, v)| v) {
                 if complete || d != moves[0] {
-                    decision = Decision { dir: d, value: v, depth: if complete { depth } else { depth - 1 } };
+                    decision =
+                        Decision { dir: d, value: v, depth: if complete { depth } else { depth - 1 }, forced: false };
                 }
             }
             if !complete {
