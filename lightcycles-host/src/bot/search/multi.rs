@@ -122,8 +122,15 @@ impl Paranoid {
         for (p, a) in base.iter_mut().enumerate().take(game.num_players()) {
             *a = if p == self.me { Action::Move(mine) } else { Action::Move(rule_move(game, p)) };
         }
-        let options: Vec<Vec<Dir>> = self.near.iter().map(|&p| moves_of(game, p).iter().collect()).collect();
-        let joint: usize = options.iter().map(Vec::len).product();
+        // Each near rider's moves, and the number of joint replies.
+        let mut options = [([Dir::N; 4], 0usize); NEAR];
+        for (slot, &p) in options.iter_mut().zip(&self.near) {
+            for d in moves_of(game, p).iter() {
+                slot.0[slot.1] = d;
+                slot.1 += 1;
+            }
+        }
+        let joint: usize = options[..self.near.len()].iter().map(|o| o.1).product();
         let mut best = WIN + 1;
         let mut beta = beta;
         for k in 0..joint {
@@ -132,10 +139,9 @@ impl Paranoid {
             }
             let mut actions = base;
             let mut rest = k;
-            for (i, &p) in self.near.iter().enumerate() {
-                let opts = &options[i];
-                actions[p] = Action::Move(opts[rest % opts.len()]);
-                rest /= opts.len();
+            for (&(dirs, n), &p) in options.iter().zip(&self.near) {
+                actions[p] = Action::Move(dirs[rest % n]);
+                rest /= n;
             }
             let n = self.stack[ply].num_players();
             let (done, below) = self.stack.split_at_mut(ply + 1);
