@@ -25,6 +25,7 @@ pub mod chambers;
 pub mod endgame;
 pub mod eval;
 pub mod multi;
+pub mod stats;
 pub mod table;
 pub mod zobrist;
 
@@ -42,6 +43,7 @@ use self::cells::CellGraph;
 use self::endgame::Filler;
 use self::eval::Evaluator;
 use self::multi::Paranoid;
+use self::stats::{AnswerClock, GameClock};
 use super::{Bot, BotContext, Reply, Turn};
 
 /// Size of the transposition table: `2^TABLE_BITS` entries of 24 bytes.
@@ -109,6 +111,18 @@ pub enum Mode {
     Multi,
 }
 
+impl Mode {
+    /// The mode's name in statistics.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Forced => "forced",
+            Mode::Duel => "duel",
+            Mode::Endgame => "endgame",
+            Mode::Multi => "multi",
+        }
+    }
+}
+
 /// One answer, as the bot saw it: for tests and statistics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Thought {
@@ -131,33 +145,18 @@ struct Memory {
     eval: Evaluator,
 }
 
-/// The slowest answers of one game, for `builtin:search:stats`.
-#[derive(Clone, Copy, Debug, Default)]
-struct Clock {
-    answers: u32,
-    total: Duration,
-    /// The slowest answer of tick 1, and of any later tick, with its tick
-    /// and limit.
-    first: Option<(Duration, Duration)>,
-    slowest: Option<(Duration, u32, Duration)>,
-    deepest: u32,
-    nodes: u64,
-    /// Answers and time by mode: forced, duel, endgame, multi.
-    by_mode: [(u32, Duration); 4],
-}
-
 /// `builtin:search`.
 pub struct SearchBot {
     options: SearchOptions,
     ctx: BotContext,
     memory: Option<Memory>,
-    clock: Clock,
+    clock: GameClock,
 }
 
 impl SearchBot {
     /// A bot for one game and seat.
     pub fn new(options: SearchOptions, ctx: BotContext) -> SearchBot {
-        SearchBot { options, ctx, memory: None, clock: Clock::default() }
+        SearchBot { options, ctx, memory: None, clock: GameClock::default() }
     }
 
     /// Decides the move of player `me` in `game`, started at `start` with
@@ -227,39 +226,29 @@ impl SearchBot {
 
 impl Bot for SearchBot {
     fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
-        let start = Instant::now();
+        let clock = AnswerClock::start(self.options.stats);
         let Ok(game) = FastGame::from_position(turn.position()) else {
             // The host's position is always valid; without a game, ride on.
             return Reply::of_dir(turn.me().dir);
         };
-        let thought = self.think(&game, turn.you(), start, limit);
-        let took = start.elapsed();
-        if self.options.stats && took > limit {
-            eprintln!(
-                "search stats: game {} seed {} seat {}: tick {} answered late, {:.2} ms of {:.0} ({:?}, depth {}, {} nodes)",
-                self.ctx.game,
-                self.ctx.seed,
-                self.ctx.seat,
-                turn.tick(),
-                took.as_secs_f64() * 1000.0,
-                limit.as_secs_f64() * 1000.0,
-                thought.mode,
-                thought.depth,
-                thought.nodes
-            );
-        }
-        let c = &mut self.clock;
-        c.answers += 1;
-        c.total += took;
-        c.deepest = c.deepest.max(thought.depth);
-        c.nodes += thought.nodes;
-        let m = &mut c.by_mode[thought.mode as usize];
-        m.0 += 1;
-        m.1 += took;
-        if turn.tick() <= 1 {
-            c.first = Some((took, limit));
-        } else if c.slowest.map_or(true, |(t, _, _)| took > t) {
-            c.slowest = Some((took, turn.tick(), limit));
+        let thought = self.think(&game, turn.you(), clock.started(), limit);
+        let timing = clock.stop();
+        if self.options.stats {
+            if timing.wall > limit {
+                eprintln!(
+                    "search stats: game {} seed {} seat {}: tick {} answered late, {} of {:.0} ({}, depth {}, {} nodes)",
+                    self.ctx.game,
+                    self.ctx.seed,
+                    self.ctx.seat,
+                    turn.tick(),
+                    stats::show(&timing),
+                    limit.as_secs_f64() * 1000.0,
+                    thought.mode.name(),
+                    thought.depth,
+                    thought.nodes
+                );
+            }
+            self.clock.record(turn.tick(), limit, timing, &thought);
         }
         Reply::of_dir(thought.dir)
     }
@@ -267,31 +256,10 @@ impl Bot for SearchBot {
 
 impl Drop for SearchBot {
     fn drop(&mut self) {
-        if !self.options.stats {
-            return;
+        if self.options.stats {
+            let (g, seed, seat) = (self.ctx.game, self.ctx.seed, self.ctx.seat);
+            eprintln!("search stats: game {g} seed {seed} seat {seat}: {}", self.clock.summary());
         }
-        let c = &self.clock;
-        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-        let first = c.first.map_or("-".to_string(), |(t, l)| format!("{:.2} ms of {:.0}", ms(t), ms(l)));
-        let slowest =
-            c.slowest.map_or("-".to_string(), |(t, k, l)| format!("{:.2} ms of {:.0} on tick {k}", ms(t), ms(l)));
-        let mean = if c.answers > 0 { ms(c.total) / c.answers as f64 } else { 0.0 };
-        let modes: Vec<String> = ["forced", "duel", "endgame", "multi"]
-            .iter()
-            .zip(c.by_mode)
-            .filter(|(_, (n, _))| *n > 0)
-            .map(|(name, (n, t))| format!("{name} {n} ({:.1} ms)", ms(t) / n as f64))
-            .collect();
-        eprintln!(
-            "search stats: game {} seed {} seat {}: {} answers [{}], tick 1 {first}, slowest later {slowest}, mean {mean:.2} ms, deepest {}, nodes {}",
-            self.ctx.game,
-            self.ctx.seed,
-            self.ctx.seat,
-            c.answers,
-            modes.join(", "),
-            c.deepest,
-            c.nodes
-        );
     }
 }
 
