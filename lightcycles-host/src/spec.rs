@@ -105,6 +105,14 @@ pub enum SpecError {
         /// The name after `builtin:`.
         name: String,
     },
+    /// A built-in bot with an option it does not know.
+    #[error("bot {arg:?}: {message}")]
+    BuiltinOption {
+        /// The argument.
+        arg: String,
+        /// What is wrong with the option.
+        message: String,
+    },
     /// `cmd:` or `tron2010:` with no command.
     #[error("bot {arg:?}: {prefix} needs a command after the colon")]
     EmptyCommand {
@@ -187,9 +195,11 @@ fn parse_form(arg: &str, form: &str) -> Result<BotKind, SpecError> {
         return Err(SpecError::Empty { arg: arg.to_string() });
     }
     if let Some(name) = form.strip_prefix("builtin:") {
-        return Builtin::from_name(name)
-            .map(BotKind::Builtin)
-            .ok_or_else(|| SpecError::UnknownBuiltin { arg: arg.to_string(), name: name.to_string() });
+        return match Builtin::parse(name) {
+            Ok(Some(builtin)) => Ok(BotKind::Builtin(builtin)),
+            Ok(None) => Err(SpecError::UnknownBuiltin { arg: arg.to_string(), name: name.to_string() }),
+            Err(message) => Err(SpecError::BuiltinOption { arg: arg.to_string(), message }),
+        };
     }
     for (prefix, make) in [("cmd:", BotKind::Command as fn(String) -> BotKind), ("tron2010:", BotKind::Tron2010)] {
         if let Some(command) = form.strip_prefix(prefix) {
@@ -259,6 +269,25 @@ mod tests {
     }
 
     #[test]
+    fn the_search_bot_takes_options_after_its_name() {
+        use crate::bot::search::SearchOptions;
+        let search = |nodes, stats| BotKind::Builtin(Builtin::Search(SearchOptions { nodes, stats }));
+        assert_eq!(parse("builtin:search").kind, search(None, false));
+        assert_eq!(parse("builtin:search:nodes=20000").kind, search(Some(20000), false));
+        assert_eq!(parse("builtin:search:stats:nodes=7").kind, search(Some(7), true));
+        let s = parse("deep=builtin:search:nodes=5");
+        assert_eq!((s.name.as_deref(), s.kind), (Some("deep"), search(Some(5), false)));
+        assert_eq!(parse("builtin:search:nodes=9").base_name(), "search");
+        let err = |arg: &str| BotSpec::parse(arg).unwrap_err();
+        assert!(matches!(err("builtin:search:nodes=0"), SpecError::BuiltinOption { .. }));
+        assert!(err("builtin:search:nodes=x").to_string().contains("nodes=x: expected a whole number"));
+        assert!(err("builtin:search:fast").to_string().contains("unknown option \"fast\""));
+        assert!(err("builtin:search:").to_string().contains("unknown option \"\""));
+        assert!(matches!(err("builtin:searching"), SpecError::UnknownBuiltin { .. }));
+        assert!(matches!(err("builtin:random:nodes=5"), SpecError::UnknownBuiltin { .. }));
+    }
+
+    #[test]
     fn a_name_is_split_off_at_the_first_equals_after_a_valid_name() {
         let s = parse("bot_a=builtin:random");
         assert_eq!((s.name.as_deref(), &s.kind), (Some("bot_a"), &BotKind::Builtin(Builtin::Random)));
@@ -277,7 +306,7 @@ mod tests {
     fn bad_specs_say_what_is_wrong() {
         let err = |arg: &str| BotSpec::parse(arg).unwrap_err().to_string();
         assert!(err("builtin:Random").contains("no built-in bot is called \"Random\""));
-        assert!(err("builtin:nope").contains("random, fuzz, straight, wallhug, floodfill"));
+        assert!(err("builtin:nope").contains("random, fuzz, straight, wallhug, floodfill, search"));
         assert!(err("").contains("empty bot spec"));
         assert!(err("a=").contains("empty bot spec"));
         assert!(err("cmd:").contains("cmd: needs a command"));

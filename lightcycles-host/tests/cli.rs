@@ -311,7 +311,7 @@ fn bad_flags_and_bots_exit_2_naming_what_and_where() {
     expect_usage_error(&nine, &["9 bots given: a game takes 2 to 8 bots"]);
     expect_usage_error(
         &["play", "builtin:random", "builtin:smart"],
-        &["bot \"builtin:smart\": no built-in bot is called \"smart\"; the built-in bots are random, fuzz, straight, wallhug, floodfill"],
+        &["bot \"builtin:smart\": no built-in bot is called \"smart\"; the built-in bots are random, fuzz, straight, wallhug, floodfill, search"],
     );
     expect_usage_error(&["play", "builtin:random", "bot.exe"], &["bot \"bot.exe\": not a bot spec"]);
     // Bot files are checked before the first game.

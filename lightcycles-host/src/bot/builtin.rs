@@ -1,5 +1,5 @@
-//! Bots compiled into the host: `random`, `fuzz`, `straight`, `wallhug` and
-//! `floodfill`.
+//! Bots compiled into the host: `random`, `fuzz`, `straight`, `wallhug`,
+//! `floodfill` and `search` (its own module tree, [`super::search`]).
 //!
 //! A built-in bot's randomness comes from a SplitMix64 of its own, seeded
 //! from the game's seed and its seat ([`bot_seed`]); it never draws from the
@@ -7,9 +7,11 @@
 
 use std::time::Duration;
 
-use lightcycles_core::{Dir, Pos, SplitMix64};
+use lightcycles_core::search::{self as room, Scratch};
+use lightcycles_core::{Dir, Engine, FastGame, Pos, SplitMix64};
 
-use super::space::{self, Flood};
+use super::search::{SearchBot, SearchOptions};
+use super::space;
 use super::{Bot, BotContext, BotError, BotFactory, Reply, Turn};
 
 /// A bot compiled into the host, named by `builtin:NAME`.
@@ -25,12 +27,20 @@ pub enum Builtin {
     Wallhug,
     /// Takes the move that keeps the most reachable space.
     Floodfill,
+    /// Searches: alpha-beta, chamber evaluation, endgame filler.
+    Search(SearchOptions),
 }
 
 impl Builtin {
     /// Every built-in bot, in the order help lists them.
-    pub const ALL: [Builtin; 5] =
-        [Builtin::Random, Builtin::Fuzz, Builtin::Straight, Builtin::Wallhug, Builtin::Floodfill];
+    pub const ALL: [Builtin; 6] = [
+        Builtin::Random,
+        Builtin::Fuzz,
+        Builtin::Straight,
+        Builtin::Wallhug,
+        Builtin::Floodfill,
+        Builtin::Search(SearchOptions { nodes: None, stats: false }),
+    ];
 
     /// The name after `builtin:`.
     pub const fn name(self) -> &'static str {
@@ -40,6 +50,7 @@ impl Builtin {
             Builtin::Straight => "straight",
             Builtin::Wallhug => "wallhug",
             Builtin::Floodfill => "floodfill",
+            Builtin::Search(_) => "search",
         }
     }
 
@@ -51,12 +62,28 @@ impl Builtin {
             Builtin::Straight => "keeps its direction",
             Builtin::Wallhug => "follows walls and trails, keeping one on its left (deterministic)",
             Builtin::Floodfill => "the move that keeps the most reachable space (ties: seeded)",
+            Builtin::Search(_) => {
+                "alpha-beta on a chamber-aware Voronoi split, endgame filler; uses the tick's time \
+                 (search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr)"
+            }
         }
     }
 
-    /// The built-in bot called `name`.
+    /// The built-in bot called `name` (with its options, for `search`).
     pub fn from_name(name: &str) -> Option<Builtin> {
-        Builtin::ALL.into_iter().find(|b| b.name() == name)
+        Builtin::parse(name).ok().flatten()
+    }
+
+    /// The built-in bot `text` names: `NAME`, or `search:OPTION…`.
+    /// `Ok(None)` when no built-in bot has that name; an error when the name
+    /// is right and an option is not.
+    pub fn parse(text: &str) -> Result<Option<Builtin>, String> {
+        if let Some(options) = text.strip_prefix("search") {
+            if options.is_empty() || options.starts_with(':') {
+                return SearchOptions::parse(options).map(|o| Some(Builtin::Search(o)));
+            }
+        }
+        Ok(Builtin::ALL.into_iter().find(|b| !matches!(b, Builtin::Search(_)) && b.name() == text))
     }
 
     /// The names of all built-in bots, comma-separated.
@@ -72,7 +99,8 @@ impl Builtin {
             Builtin::Fuzz => Box::new(FuzzBot { rng }),
             Builtin::Straight => Box::new(StraightBot),
             Builtin::Wallhug => Box::new(WallhugBot),
-            Builtin::Floodfill => Box::new(FloodfillBot { rng, flood: Flood::new() }),
+            Builtin::Floodfill => Box::new(FloodfillBot { rng, scratch: Scratch::new() }),
+            Builtin::Search(options) => Box::new(SearchBot::new(options, *ctx)),
         }
     }
 }
@@ -174,21 +202,27 @@ impl Bot for WallhugBot {
 }
 
 /// `builtin:floodfill`: for each move that does not crash at once, counts
-/// the free cells still reachable from the new cell (breadth-first, the
-/// new cell itself solid) and takes the move that keeps the most. Among
-/// equals it prefers a cell no other living head touches (no head-on
+/// the free cells still reachable from the new cell (the core's
+/// [`reachable`](lightcycles_core::search::reachable): the new cell and every
+/// free cell joined to it, or none when it is a dead end; one more than the
+/// room beyond the cell whenever there is any, so the order of the moves is
+/// that of the room they leave) and takes the move that keeps the most.
+/// Among equals it prefers a cell no other living head touches (no head-on
 /// risk), then the cell that touches the most solid cells (filling space
 /// tightly, as `wallhug` does); remaining ties are drawn from its own
 /// seeded generator.
 #[derive(Debug)]
 struct FloodfillBot {
     rng: SplitMix64,
-    flood: Flood,
+    scratch: Scratch,
 }
 
 impl Bot for FloodfillBot {
     fn answer(&mut self, turn: &Turn<'_>, _limit: Duration) -> Reply {
         let position = turn.position();
+        let Ok(game) = FastGame::from_position(position) else {
+            return Reply::of_dir(turn.me().dir);
+        };
         let (w, h) = (turn.width(), turn.height());
         let others: Vec<Pos> = position
             .players
@@ -202,7 +236,7 @@ impl Bot for FloodfillBot {
         let scored: Vec<(Dir, (u32, bool, u32))> = safe_moves(turn)
             .into_iter()
             .map(|(dir, target)| {
-                let room = self.flood.reachable(position, target, &[]);
+                let room = room::reachable_with(&game, target, &mut self.scratch);
                 (dir, (room, !near_head(target), space::solid_neighbours(position, target)))
             })
             .collect();
@@ -344,7 +378,7 @@ mod tests {
             assert_eq!(Builtin::from_name(b.name()), Some(b));
         }
         assert_eq!(Builtin::from_name("Random"), None);
-        assert_eq!(Builtin::names(), "random, fuzz, straight, wallhug, floodfill");
+        assert_eq!(Builtin::names(), "random, fuzz, straight, wallhug, floodfill, search");
     }
 
     #[test]

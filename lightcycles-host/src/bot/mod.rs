@@ -37,6 +37,7 @@ pub mod plugin_c;
 pub mod plugin_rust;
 pub mod process;
 pub mod python;
+pub mod search;
 pub mod space;
 pub mod subprocess;
 pub mod tron2010;

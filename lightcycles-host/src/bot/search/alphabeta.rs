@@ -1,0 +1,286 @@
+//! Two players who can still meet: alpha-beta over simultaneous moves.
+//! (In a game of more players, once only two are left riding.)
+//!
+//! A tick is modelled as the searching player committing to a move first
+//! and the other answering with the commitment in view (a max node over our
+//! moves, each followed by a min node over theirs). That is pessimistic —
+//! the other side never really sees our move — which is what a bot that
+//! must not lose wants. Both moves are then applied together by the
+//! engine's own `step`, so a head-on into one cell, two cycles swapping
+//! cells and a cycle following into a head that leaves all end exactly as
+//! the referee ends them: the tree cannot disagree with the rules.
+//!
+//! Iterative deepening, one tick deeper each time, until the budget says
+//! stop; a transposition table (kept between ticks: the next tick's root is
+//! a node of this tick's tree) gives each position the move that was best
+//! last time, and the root orders its moves by the last iteration's values.
+//! Replies that cut a branch off are tried first at the same depth
+//! elsewhere (killer replies).
+
+use lightcycles_core::search::{safe_moves, Moves};
+use lightcycles_core::{Action, Dir, Engine, FastGame};
+
+use super::budget::Budget;
+use super::cells::CellGraph;
+use super::eval::{game_end, Evaluator, MATE, WIN};
+use super::table::{Bound, Table};
+use super::zobrist::Zobrist;
+
+/// Deepest search, in ticks.
+pub const MAX_DEPTH: usize = 64;
+
+/// What the search decided at the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The move.
+    pub dir: Dir,
+    /// Its value (from the searching player's side).
+    pub value: i32,
+    /// The deepest iteration completed, in ticks (0 when none was).
+    pub depth: u32,
+    /// Whether only one move did not crash at once: no search was needed.
+    pub forced: bool,
+}
+
+/// The search of one player in a game of two, with its memory.
+pub struct Duel {
+    me: usize,
+    other: usize,
+    zobrist: Zobrist,
+    table: Table,
+    eval: Evaluator,
+    /// `stack[k]`: the position `k` ticks below the root; `keys[k]` its key.
+    stack: Vec<FastGame>,
+    keys: Vec<u64>,
+    /// A reply that cut a branch off, per ply.
+    killers: Vec<Option<Dir>>,
+}
+
+impl Duel {
+    /// The search of player `me` against `other` on `graph`'s board, with a
+    /// table of `2^table_bits` entries.
+    pub fn new(graph: &CellGraph, players: usize, me: usize, other: usize, table_bits: u32) -> Duel {
+        Duel {
+            me,
+            other,
+            zobrist: Zobrist::new(graph, players),
+            table: Table::new(table_bits, MATE),
+            eval: Evaluator::new(),
+            stack: Vec::new(),
+            keys: vec![0; MAX_DEPTH + 2],
+            killers: vec![None; MAX_DEPTH + 2],
+        }
+    }
+
+    /// The player searched against.
+    pub fn other(&self) -> usize {
+        self.other
+    }
+
+    /// The best move at `root` within `budget`; `None` when no move avoids
+    /// a crash into a solid cell (any move is then as bad as another).
+    pub fn choose(&mut self, graph: &CellGraph, root: &FastGame, budget: &mut Budget) -> Option<Decision> {
+        let mine = safe_moves(root, self.me);
+        let mut moves: Vec<Dir> = mine.iter().collect();
+        match moves.len() {
+            0 => return None,
+            1 => return Some(Decision { dir: moves[0], value: 0, depth: 0, forced: true }),
+            _ => {}
+        }
+        if self.stack.is_empty() {
+            self.stack = (0..MAX_DEPTH + 2).map(|_| root.clone()).collect();
+        }
+        self.stack[0].copy_from(root);
+        self.keys[0] = self.zobrist.key(graph, root);
+        self.killers.fill(None);
+        if let Some(best) = self.table.probe(self.keys[0], 0).and_then(|e| e.best) {
+            if let Some(i) = moves.iter().position(|&d| d == best) {
+                moves[..=i].rotate_right(1);
+            }
+        }
+        let mut decision = Decision { dir: moves[0], value: 0, depth: 0, forced: false };
+        for depth in 1..=MAX_DEPTH as u32 {
+            let mut values: Vec<(Dir, i32)> = Vec::with_capacity(moves.len());
+            let mut alpha = -WIN - 1;
+            for &m in &moves {
+                let v = self.reply(graph, 0, depth, m, alpha, WIN + 1, budget);
+                if budget.stopped() {
+                    break;
+                }
+                values.push((m, v));
+                alpha = alpha.max(v);
+            }
+            if values.is_empty() {
+                break;
+            }
+            // A partial iteration still counts when its first move (the last
+            // iteration's best) was searched: its best is then at least as
+            // well founded as the last iteration's.
+            let (best_dir, best_value) =
+                values.iter().copied().max_by_key(|&(d, v)| (v, -(index(&moves, d) as i32))).unwrap();
+            let complete = values.len() == moves.len();
+            if complete || best_dir != moves[0] {
+                decision = Decision {
+                    dir: best_dir,
+                    value: best_value,
+                    depth: if complete { depth } else { depth - 1 },
+                    forced: false,
+                };
+            }
+            if !complete {
+                break;
+            }
+            self.table.store(self.keys[0], 0, depth as u8, best_value, Bound::Exact, Some(best_dir));
+            let mut order: Vec<(usize, (Dir, i32))> = values.into_iter().enumerate().collect();
+            order.sort_by_key(|&(i, (_, v))| (std::cmp::Reverse(v), i));
+            moves = order.into_iter().map(|(_, (d, _))| d).collect();
+            if best_value.abs() > MATE || !budget.may_deepen() {
+                break;
+            }
+        }
+        Some(decision)
+    }
+
+    /// The value of our move `mine` at ply `ply`: the other player's best
+    /// answer to it (a min node).
+    #[allow(clippy::too_many_arguments)]
+    fn reply(
+        &mut self,
+        graph: &CellGraph,
+        ply: usize,
+        depth: u32,
+        mine: Dir,
+        alpha: i32,
+        beta: i32,
+        budget: &mut Budget,
+    ) -> i32 {
+        let replies = moves_of(&self.stack[ply], self.other);
+        let mut order = [Dir::N; 4];
+        let n = ordered(replies, self.killers[ply], &mut order);
+        let mut best = WIN + 1;
+        let mut beta = beta;
+        for &theirs in &order[..n] {
+            if budget.spend() {
+                return 0;
+            }
+            let mut actions = [Action::Keep; 8];
+            actions[self.me] = Action::Move(mine);
+            actions[self.other] = Action::Move(theirs);
+            let (done, rest) = self.stack.split_at_mut(ply + 1);
+            let child = &mut rest[0];
+            child.copy_from(&done[ply]);
+            let n = child.num_players();
+            child.step(&actions[..n]).expect("a game in the tree is not over");
+            self.keys[ply + 1] = self.zobrist.after_tick(graph, self.keys[ply], &done[ply], child);
+            let v = if child.is_over() {
+                game_end(child, self.me, ply as u32 + 1)
+            } else if depth <= 1 {
+                self.leaf(graph, ply + 1)
+            } else {
+                self.choice(graph, ply + 1, depth - 1, alpha, beta, budget)
+            };
+            if budget.stopped() {
+                return 0;
+            }
+            if v < best {
+                best = v;
+            }
+            if best <= alpha {
+                self.killers[ply] = Some(theirs);
+                return best;
+            }
+            beta = beta.min(best);
+        }
+        best
+    }
+
+    /// The value of the position at ply `ply` with `depth` ticks to search:
+    /// our best move (a max node).
+    fn choice(&mut self, graph: &CellGraph, ply: usize, depth: u32, alpha: i32, beta: i32, budget: &mut Budget) -> i32 {
+        let key = self.keys[ply];
+        let mut hint = None;
+        if let Some(e) = self.table.probe(key, ply as u32) {
+            hint = e.best;
+            if e.depth as u32 >= depth {
+                match e.bound {
+                    Bound::Exact => return e.value,
+                    Bound::Lower if e.value >= beta => return e.value,
+                    Bound::Upper if e.value <= alpha => return e.value,
+                    _ => {}
+                }
+            }
+        }
+        let mut order = [Dir::N; 4];
+        let n = ordered(moves_of(&self.stack[ply], self.me), hint, &mut order);
+        let (mut best, mut best_dir, mut alpha_now) = (-WIN - 1, None, alpha);
+        for &m in &order[..n] {
+            let v = self.reply(graph, ply, depth, m, alpha_now, beta, budget);
+            if budget.stopped() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_dir = Some(m);
+            }
+            if best >= beta {
+                break;
+            }
+            alpha_now = alpha_now.max(best);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best <= alpha {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        self.table.store(key, ply as u32, depth as u8, best, bound, best_dir);
+        best
+    }
+
+    /// The evaluation of the position at ply `ply`, remembered in the table
+    /// as a search of depth 0.
+    fn leaf(&mut self, graph: &CellGraph, ply: usize) -> i32 {
+        let key = self.keys[ply];
+        if let Some(e) = self.table.probe(key, ply as u32) {
+            if e.bound == Bound::Exact {
+                return e.value;
+            }
+        }
+        let v = self.eval.duel(graph, &self.stack[ply], self.me, self.other).value;
+        self.table.store(key, ply as u32, 0, v, Bound::Exact, None);
+        v
+    }
+}
+
+/// The moves worth trying for `id`: those that do not crash at once, or,
+/// when every move crashes, going straight on (one move stands for all).
+fn moves_of(game: &FastGame, id: usize) -> Moves {
+    let safe = safe_moves(game, id);
+    if safe.is_empty() {
+        Moves::NONE.with(game.dir(id))
+    } else {
+        safe
+    }
+}
+
+/// Writes `moves` into `out`, `first` (when among them) before the others;
+/// returns how many.
+fn ordered(moves: Moves, first: Option<Dir>, out: &mut [Dir; 4]) -> usize {
+    let mut n = 0;
+    if let Some(f) = first.filter(|&f| moves.contains(f)) {
+        out[0] = f;
+        n = 1;
+    }
+    for d in moves.iter() {
+        if Some(d) != first {
+            out[n] = d;
+            n += 1;
+        }
+    }
+    n
+}
+
+fn index(moves: &[Dir], d: Dir) -> usize {
+    moves.iter().position(|&m| m == d).unwrap_or(usize::MAX)
+}

@@ -1,0 +1,457 @@
+//! How many moves a cycle can really make in a region: an upper bound that
+//! sees chambers and the checkerboard.
+//!
+//! Counting the free cells of a region overrates it in two ways:
+//!
+//! - **Chambers.** An articulation point (a cell whose removal splits the
+//!   region) is a door: a cycle that goes through it never comes back, so of
+//!   the rooms behind the doors of one chamber it can fill only one. The
+//!   bound walks the block-cut tree rooted at the head: a chamber's own cells
+//!   plus the best of the chambers hanging below it.
+//! - **Parity.** Every move changes the colour of the cell on a
+//!   checkerboard, so a path that enters a chamber on colour `s` visits at
+//!   most `2·n_s` cells, and at most `2·n_o + 1` where `n_o` counts the other
+//!   colour.
+//!
+//! One depth-first search (Tarjan's low links) finds both: O(cells of the
+//! region). The result never underestimates the longest path from the head
+//! through the region, which is what the endgame filler needs to prune, and
+//! it is the space measure of the evaluation.
+
+use lightcycles_core::bitboard::Layout;
+use lightcycles_core::Pos;
+
+use super::cells::{Cell, CellGraph};
+
+/// Working memory of the chamber search, reused between calls.
+///
+/// The search numbers cells on the board framed by one cell of wall on
+/// each side (`(x + 1, y + 1)` in a board `width + 2` wide), so that the
+/// four neighbours of any cell are at fixed offsets and the wall needs no
+/// test: a frame cell is never part of a region.
+#[derive(Clone, Debug, Default)]
+pub struct Chambers {
+    layout: Option<Layout>,
+    /// The framed width.
+    stride: usize,
+    /// What the search knows of each framed cell, in one place.
+    node: Vec<Node>,
+    /// The checkerboard colour of each framed cell.
+    color: Vec<u8>,
+    stack: Vec<Frame>,
+    /// Discovery numbers used so far.
+    counter: u32,
+    /// The articulation points of the last run (framed numbers), when asked for.
+    cuts: Vec<u32>,
+    keep_cuts: bool,
+}
+
+/// The search's record of one cell.
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// The run's base for a cell of the region not reached yet, above it
+    /// once reached (its discovery number), below it for any other cell: so
+    /// nothing is cleared between runs.
+    disc: u32,
+    /// The lowest discovery number reachable from the cell's subtree by one
+    /// edge that is not a tree edge.
+    low: u32,
+    /// Cells of each colour in the part of the cell's chamber below it.
+    body: [u32; 2],
+    /// The best chamber value hanging below the cell's own chamber.
+    below: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    cell: u32,
+    parent: u32,
+    next: u8,
+}
+
+/// The longest path that enters a chamber on colour `s` can visit, given
+/// the chamber's cells of colour `s` and of the other colour.
+#[inline]
+pub fn parity_bound(same: u32, other: u32) -> u32 {
+    (2 * same).min(2 * other + 1)
+}
+
+impl Chambers {
+    /// Empty memory; the first call sizes it for its board.
+    pub fn new() -> Chambers {
+        Chambers::default()
+    }
+
+    fn fit(&mut self, layout: Layout) {
+        if self.layout != Some(layout) {
+            let (w, h) = (layout.width() as usize, layout.height() as usize);
+            self.stride = w + 2;
+            let cells = self.stride * (h + 2);
+            self.node = vec![Node::default(); cells];
+            self.color = (0..cells).map(|i| ((i % self.stride + i / self.stride) & 1) as u8).collect();
+            self.counter = 0;
+            self.layout = Some(layout);
+        }
+        // Each run numbers at most every cell once, plus its base and the head.
+        if self.counter > u32::MAX - self.node.len() as u32 - 4 {
+            self.node.fill(Node::default());
+            self.counter = 0;
+        }
+    }
+
+    /// The framed number of a cell.
+    #[inline]
+    fn framed(&self, pos: Pos) -> u32 {
+        ((pos.y as usize + 1) * self.stride + pos.x as usize + 1) as u32
+    }
+
+    /// An upper bound on the moves a cycle with its head at `head` can make
+    /// through the cells of `region` (a bitboard of `graph`'s layout; the
+    /// head itself is not in it). Cells of `region` not connected to the
+    /// head do not count.
+    pub fn bound(&mut self, graph: &CellGraph, region: &[u64], head: Cell) -> u32 {
+        let layout = graph.layout();
+        self.fit(layout);
+        // Mark the region with this run's base.
+        let base = self.counter + 1;
+        let k = layout.words_per_row();
+        for (i, &word) in region[..layout.words()].iter().enumerate() {
+            let first = ((i / k) + 1) * self.stride + (i % k) * 64 + 1;
+            let mut rest = word;
+            while rest != 0 {
+                self.node[first + rest.trailing_zeros() as usize].disc = base;
+                rest &= rest - 1;
+            }
+        }
+        let root = self.framed(graph.pos(head));
+        self.node[root as usize].disc = base + 1;
+        self.counter = base + 1;
+        let mut best = 0;
+        for child in self.around(root) {
+            if self.node[child as usize].disc != base {
+                continue;
+            }
+            self.search_from(root, child, base);
+            let c = &self.node[child as usize];
+            let [b0, b1] = c.body;
+            let (same, other) = if self.color[child as usize] == 0 { (b0, b1) } else { (b1, b0) };
+            best = best.max(parity_bound(same, other) + c.below);
+        }
+        best
+    }
+
+    /// The four neighbours of a framed cell, in direction order.
+    #[inline(always)]
+    fn around(&self, c: u32) -> [u32; 4] {
+        let s = self.stride as u32;
+        [c - s, c + 1, c + s, c - 1]
+    }
+
+    /// The articulation points of `region` seen from `head`: the cells whose
+    /// removal cuts some cells of the region off from the head (the head's
+    /// own cell is no part of the region, so it is never listed). Sorted.
+    pub fn articulation_points(&mut self, graph: &CellGraph, region: &[u64], head: Cell) -> Vec<Cell> {
+        self.keep_cuts = true;
+        self.cuts.clear();
+        self.bound(graph, region, head);
+        self.keep_cuts = false;
+        let stride = self.stride;
+        let mut cuts: Vec<Cell> = self
+            .cuts
+            .iter()
+            .map(|&f| graph.cell(Pos::new((f as usize % stride - 1) as u8, (f as usize / stride - 1) as u8)))
+            .collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        cuts
+    }
+
+    /// Tarjan's search from `start`, a neighbour of the head `root`: fills
+    /// `body` and `below` of every cell it reaches.
+    fn search_from(&mut self, root: u32, start: u32, base: u32) {
+        let stride = self.stride as i32;
+        let offsets = [-stride, 1, stride, -1];
+        if self.stack.len() < self.node.len() {
+            self.stack.resize(self.node.len(), Frame { cell: 0, parent: 0, next: 0 });
+        }
+        let (node, color, stack) = (&mut self.node[..], &self.color[..], &mut self.stack[..]);
+        let mut counter = self.counter;
+        let mut enter = |node: &mut [Node], frame: &mut Frame, cell: u32, parent: u32| {
+            counter += 1;
+            let mut body = [0; 2];
+            body[color[cell as usize] as usize] = 1;
+            node[cell as usize] = Node { disc: counter, low: counter, body, below: 0 };
+            *frame = Frame { cell, parent, next: 0 };
+        };
+        enter(node, &mut stack[0], start, root);
+        let mut sp = 1;
+        'cells: loop {
+            let Frame { cell: v, parent: from, mut next } = stack[sp - 1];
+            let mut low = node[v as usize].low;
+            while next < 4 {
+                let n = (v as i32 + offsets[next as usize]) as u32;
+                next += 1;
+                if n == from {
+                    continue;
+                }
+                let d = node[n as usize].disc;
+                if d == base {
+                    node[v as usize].low = low;
+                    stack[sp - 1].next = next;
+                    enter(node, &mut stack[sp], n, v);
+                    sp += 1;
+                    continue 'cells;
+                }
+                if d > base {
+                    // A cell reached before (the head among them: the root).
+                    low = low.min(d);
+                }
+            }
+            node[v as usize].low = low;
+            // `v` is done: fold it into its parent.
+            sp -= 1;
+            if sp == 0 {
+                break;
+            }
+            let u = stack[sp - 1].cell;
+            let child = node[v as usize];
+            let parent = &mut node[u as usize];
+            parent.low = parent.low.min(child.low);
+            if child.low >= parent.disc {
+                // The parent is a door to `v`'s side: a chamber of its own.
+                let [b0, b1] = child.body;
+                let (same, other) = if color[v as usize] == 0 { (b0, b1) } else { (b1, b0) };
+                parent.below = parent.below.max(parity_bound(same, other) + child.below);
+                if self.keep_cuts {
+                    self.cuts.push(u);
+                }
+            } else {
+                parent.body[0] += child.body[0];
+                parent.body[1] += child.body[1];
+                parent.below = parent.below.max(child.below);
+            }
+        }
+        self.counter = counter;
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::bot::search::cells::NONE;
+
+    /// A region drawn as text: `.` a cell of the region, `#` a solid cell,
+    /// `@` the head. Returns the graph, the region and the head.
+    pub(crate) fn drawn(rows: &[&str]) -> (CellGraph, Vec<u64>, Cell) {
+        let (w, h) = (rows[0].len() as u32, rows.len() as u32);
+        let graph = CellGraph::new(Layout::new(w, h).unwrap());
+        let mut region = vec![0u64; graph.layout().words()];
+        let mut head = NONE;
+        for (y, row) in rows.iter().enumerate() {
+            assert_eq!(row.len() as u32, w, "rows of one width");
+            for (x, ch) in row.chars().enumerate() {
+                let c = graph.cell(Pos::new(x as u8, y as u8));
+                match ch {
+                    '.' => graph.insert(&mut region, c),
+                    '@' => head = c,
+                    '#' => {}
+                    other => panic!("unexpected {other:?}"),
+                }
+            }
+        }
+        assert_ne!(head, NONE, "a head");
+        (graph, region, head)
+    }
+
+    /// The longest path from `head` through `region`, by trying every path.
+    pub(crate) fn longest_path(graph: &CellGraph, region: &mut [u64], head: Cell) -> u32 {
+        let mut best = 0;
+        for n in graph.neighbours(head) {
+            if n != NONE && graph.contains(region, n) {
+                graph.remove(region, n);
+                best = best.max(1 + longest_path(graph, region, n));
+                graph.insert(region, n);
+            }
+        }
+        best
+    }
+
+    fn bound(rows: &[&str]) -> u32 {
+        let (graph, region, head) = drawn(rows);
+        Chambers::new().bound(&graph, &region, head)
+    }
+
+    fn cuts(rows: &[&str]) -> Vec<Pos> {
+        let (graph, region, head) = drawn(rows);
+        Chambers::new().articulation_points(&graph, &region, head).into_iter().map(|c| graph.pos(c)).collect()
+    }
+
+    #[test]
+    fn parity_bound_counts_alternating_colours() {
+        assert_eq!(parity_bound(1, 0), 1);
+        assert_eq!(parity_bound(0, 5), 0);
+        assert_eq!(parity_bound(3, 3), 6);
+        assert_eq!(parity_bound(4, 3), 7);
+        assert_eq!(parity_bound(5, 3), 7);
+        assert_eq!(parity_bound(3, 5), 6);
+    }
+
+    #[test]
+    fn a_corridor_is_a_chain_of_doors() {
+        let rows = ["#######", "@.....#", "#######"];
+        assert_eq!(bound(&rows), 5);
+        // Every cell but the last is a door to the rest.
+        assert_eq!(cuts(&rows), (1..5).map(|x| Pos::new(x, 1)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn two_rooms_behind_one_door_count_only_the_larger() {
+        // The corridor from the head forks at the door (2, 4): up to a
+        // 3 × 2 room through (2, 3), or on to (5, 4) and down to another
+        // 3 × 2 room through (5, 5). Up: 3 + 6 = 9 moves; right: 6 + 6 = 12.
+        let rows = [
+            "#########", //
+            "#...#####", //
+            "#...#####", //
+            "##.######", //
+            "@.....###", //
+            "#####.###", //
+            "####...##", //
+            "####...##", //
+            "#########", //
+        ];
+        assert_eq!(bound(&rows), 12);
+        let (graph, mut region, head) = drawn(&rows);
+        assert_eq!(longest_path(&graph, &mut region, head), 12);
+        let doors = cuts(&rows);
+        for door in [(1, 4), (2, 4), (2, 3), (3, 4), (4, 4), (5, 4), (5, 5)] {
+            assert!(doors.contains(&Pos::new(door.0, door.1)), "{door:?} in {doors:?}");
+        }
+        assert!(!doors.contains(&Pos::new(1, 1)), "a room has no doors inside");
+    }
+
+    #[test]
+    fn rooms_on_both_sides_of_a_door() {
+        // A 3 × 3 room to the left and a 3 × 4 room to the right, joined by
+        // the one cell (4, 2); the head sits in the left room's corner.
+        let rows = [
+            "###########", //
+            "#@..#.....#", //
+            "#.......#.#", //
+            "#...#.....#", //
+            "###########", //
+        ];
+        // The left room has 8 cells and the door (4, 2) leads to the right
+        // one: the cycle fills part of the left and then the right, never
+        // the other way back.
+        let (graph, mut region, head) = drawn(&rows);
+        let exact = longest_path(&graph, &mut region, head);
+        let b = Chambers::new().bound(&graph, &region, head);
+        assert!(b >= exact);
+        assert!(b <= exact + 2, "a tight bound: {b} against {exact}");
+        assert!(cuts(&rows).contains(&Pos::new(4, 2)));
+    }
+
+    #[test]
+    fn a_dead_end_pocket_beside_the_way_counts_only_if_taken_last() {
+        // Two side pockets off a corridor: only one of them is worth going
+        // into, and the corridor's far end is a third choice.
+        let rows = [
+            "#########", //
+            "###.#.###", //
+            "@.......#", //
+            "#########", //
+        ];
+        // Corridor (1..=7, 2): 7 cells; pockets (3, 1) and (5, 1) hang off
+        // (3, 2) and (5, 2). Best: all the corridor (7), or up to (3,2) and
+        // into the pocket (4), or to (5, 2) and its pocket (6).
+        assert_eq!(bound(&rows), 7);
+        let (graph, mut region, head) = drawn(&rows);
+        assert_eq!(longest_path(&graph, &mut region, head), 7);
+    }
+
+    #[test]
+    fn parity_caps_an_open_room() {
+        // A 3 × 3 room entered from its middle edge: 5 cells of one colour,
+        // 4 of the other. The head at (0, 2) is colour 0; the first cell
+        // (1, 2) is colour 1, which has 4 cells in the room: at most 8.
+        let rows = [
+            "#####", //
+            "#...#", //
+            "@...#", //
+            "#...#", //
+            "#####", //
+        ];
+        assert_eq!(bound(&rows), 8);
+        let (graph, mut region, head) = drawn(&rows);
+        assert_eq!(longest_path(&graph, &mut region, head), 8);
+        // Entered from a corner, on the colour of 5: all 9.
+        let rows = ["@####", "....#", "....#", "....#", "#####"];
+        let (graph, mut region, head) = drawn(&rows);
+        let b = Chambers::new().bound(&graph, &region, head);
+        assert_eq!(b, longest_path(&graph, &mut region, head));
+    }
+
+    #[test]
+    fn cells_out_of_reach_do_not_count_and_the_head_can_be_walled_in() {
+        assert_eq!(bound(&["#####", "#@#..", "#####"]), 0);
+        assert_eq!(bound(&["#####", "#@...", "#####"]), 3);
+        assert_eq!(bound(&["##.##", "#@#..", "#####"]), 0);
+    }
+
+    #[test]
+    fn a_loop_through_the_head_has_no_doors() {
+        // A ring around a rock block: from the head both ways lead round.
+        let rows = [
+            "......", //
+            ".####.", //
+            "@####.", //
+            ".####.", //
+            "......", //
+        ];
+        let (graph, mut region, head) = drawn(&rows);
+        assert!(cuts(&rows).is_empty(), "{:?}", cuts(&rows));
+        let exact = longest_path(&graph, &mut region, head);
+        assert_eq!(exact, 17);
+        assert_eq!(Chambers::new().bound(&graph, &region, head), 17);
+    }
+
+    #[test]
+    fn the_bound_never_undercounts_random_regions() {
+        let mut rng = lightcycles_core::SplitMix64::new(17);
+        let mut chambers = Chambers::new();
+        for _ in 0..300 {
+            let (w, h) = (5 + rng.below(3) as u32, 4 + rng.below(2) as u32);
+            let graph = CellGraph::new(Layout::new(w, h).unwrap());
+            let mut region = vec![0u64; graph.layout().words()];
+            let head = rng.below((w * h) as u64) as Cell;
+            for c in 0..(w * h) as Cell {
+                if c != head && rng.below(100) < 70 {
+                    graph.insert(&mut region, c);
+                }
+            }
+            let b = chambers.bound(&graph, &region, head);
+            let exact = longest_path(&graph, &mut region, head);
+            assert!(b >= exact, "bound {b} below the longest path {exact}");
+            let reach = reachable(&graph, &region, head);
+            assert!(b <= reach, "bound {b} above the {reach} reachable cells");
+        }
+    }
+
+    fn reachable(graph: &CellGraph, region: &[u64], head: Cell) -> u32 {
+        let mut seen = vec![false; graph.len()];
+        let mut stack = vec![head];
+        seen[head as usize] = true;
+        let mut n = 0;
+        while let Some(c) = stack.pop() {
+            for m in graph.neighbours(c) {
+                if m != NONE && !seen[m as usize] && graph.contains(region, m) {
+                    seen[m as usize] = true;
+                    n += 1;
+                    stack.push(m);
+                }
+            }
+        }
+        n
+    }
+}

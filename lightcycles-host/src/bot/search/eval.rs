@@ -1,0 +1,206 @@
+//! The evaluation: who has more room that it can really fill.
+//!
+//! - While the players can still meet, each owns the cells it reaches
+//!   strictly first (the Voronoi split of the core's `search`), and its
+//!   space is the [chamber bound](super::chambers) of its own cells: a
+//!   territory split by a door counts only the side the cycle can fill.
+//! - Once they are separated, each has its whole room, measured the same
+//!   way; the difference is nearly the result, so it weighs more, and the
+//!   side ahead gets a bonus.
+//! - A game that has ended is a win, a loss or a draw, counted in ticks
+//!   from the root so that a quick win beats a slow one and a slow loss a
+//!   quick one.
+
+use lightcycles_core::search::{self, Scratch};
+use lightcycles_core::{Dir, Engine, FastGame, Pos};
+
+use super::cells::CellGraph;
+use super::chambers::Chambers;
+
+/// The value of a won game at the root; a game won `k` ticks below the root
+/// is worth `WIN - k`.
+pub const WIN: i32 = 1_000_000;
+/// Values beyond this are game ends, not evaluations.
+pub const MATE: i32 = WIN - 100_000;
+/// The value of one cell of space while the players can still meet.
+pub const CELL: i32 = 16;
+/// The value of one cell of space once the players are separated.
+pub const SEPARATED_CELL: i32 = 24;
+/// Added for the player ahead once the players are separated.
+pub const SEPARATED_BONUS: i32 = 30 * CELL;
+
+/// The value of a game that has ended `ply` ticks below the root, for
+/// player `me`: [`WIN`] less the ticks if `me` rides alone, a loss the other
+/// way round, `0` for a draw (nobody left, or the tick cap).
+pub fn game_end(game: &FastGame, me: usize, ply: u32) -> i32 {
+    let mine = game.is_alive(me);
+    let others = game.alive_mask() & !(1 << me) != 0;
+    match (mine, others) {
+        (true, false) => WIN - ply as i32,
+        (false, _) => -WIN + ply as i32,
+        _ => 0,
+    }
+}
+
+/// Working memory of the evaluation, reused between calls.
+#[derive(Clone, Debug, Default)]
+pub struct Evaluator {
+    scratch: Scratch,
+    chambers: Chambers,
+}
+
+/// What the evaluation found about one position of two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DuelView {
+    /// Whether no free path joins the two heads.
+    pub separated: bool,
+    /// The space of each player (`[me, other]`): the chamber bound of its
+    /// Voronoi cells, or of its whole room once separated.
+    pub space: [u32; 2],
+    /// The value, from `me`'s side.
+    pub value: i32,
+}
+
+impl Evaluator {
+    /// Fresh memory.
+    pub fn new() -> Evaluator {
+        Evaluator::default()
+    }
+
+    /// The chamber bound of everything `id` can reach: how many more moves it
+    /// can make at most if nobody else gets in its way.
+    pub fn room_bound(&mut self, graph: &CellGraph, game: &FastGame, id: usize) -> u32 {
+        let head = game.head(id);
+        search::reachable_with(game, head, &mut self.scratch);
+        self.chambers.bound(graph, self.scratch.reached(), graph.cell(head))
+    }
+
+    /// Evaluates a position of two living players `me` and `other`.
+    pub fn duel(&mut self, graph: &CellGraph, game: &FastGame, me: usize, other: usize) -> DuelView {
+        let (my_head, their_head) = (game.head(me), game.head(other));
+        search::reachable_with(game, my_head, &mut self.scratch);
+        let meets = touches(game, self.scratch.reached(), their_head);
+        if !meets {
+            let mine = self.chambers.bound(graph, self.scratch.reached(), graph.cell(my_head));
+            let theirs = self.room_bound(graph, game, other);
+            let diff = mine as i32 - theirs as i32;
+            let value = diff * SEPARATED_CELL + diff.signum() * SEPARATED_BONUS;
+            return DuelView { separated: true, space: [mine, theirs], value };
+        }
+        search::voronoi_with(game, &mut self.scratch);
+        let mine = self.chambers.bound(graph, self.scratch.owned(me), graph.cell(my_head));
+        let theirs = self.chambers.bound(graph, self.scratch.owned(other), graph.cell(their_head));
+        let value = (mine as i32 - theirs as i32) * CELL;
+        DuelView { separated: false, space: [mine, theirs], value }
+    }
+
+    /// For three players or more: `id`'s space, the chamber bound of its
+    /// Voronoi cells, and the same for every other living player (in
+    /// `spaces`, by id; 0 for the dead).
+    pub fn spaces(&mut self, graph: &CellGraph, game: &FastGame, spaces: &mut [u32]) {
+        search::voronoi_with(game, &mut self.scratch);
+        for (id, space) in spaces.iter_mut().enumerate().take(game.num_players()) {
+            *space = if game.is_alive(id) {
+                self.chambers.bound(graph, self.scratch.owned(id), graph.cell(game.head(id)))
+            } else {
+                0
+            };
+        }
+    }
+
+    /// Whether `a`'s room reaches a cell next to `b`'s head: the two can
+    /// still meet.
+    pub fn can_meet(&mut self, game: &FastGame, a: usize, b: usize) -> bool {
+        search::reachable_with(game, game.head(a), &mut self.scratch);
+        touches(game, self.scratch.reached(), game.head(b))
+    }
+}
+
+/// Whether a cell of `room` is next to `head`.
+fn touches(game: &FastGame, room: &[u64], head: Pos) -> bool {
+    let layout = game.layout();
+    Dir::ALL.into_iter().filter_map(|d| head.step(d, layout.width(), layout.height())).any(|c| layout.get(room, c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::search::testing::drawn_game;
+
+    fn view(rows: &[&str]) -> DuelView {
+        let game = drawn_game(rows);
+        let graph = CellGraph::new(game.layout());
+        Evaluator::new().duel(&graph, &game, 0, 1)
+    }
+
+    #[test]
+    fn separated_rooms_are_measured_whole() {
+        // A wall splits an 8 × 8 board: 3 columns for player 0 (A), 4 for
+        // player 1 (B).
+        let v = view(&[
+            "A..#....", //
+            "...#....", //
+            "...#....", //
+            "...#....", //
+            "...#....", //
+            "...#....", //
+            "...#....", //
+            "...#...B", //
+        ]);
+        assert!(v.separated);
+        // 23 free cells on the left, entered from a corner on the colour
+        // of 11 of them, 12 of the other: 23. Right: 31, the same way.
+        assert_eq!(v.space, [23, 31]);
+        assert_eq!(v.value, -8 * SEPARATED_CELL - SEPARATED_BONUS);
+    }
+
+    #[test]
+    fn an_open_symmetric_board_is_even() {
+        let v = view(&[
+            "........", //
+            "...A....", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            "....B...", //
+            "........", //
+        ]);
+        assert!(!v.separated);
+        assert_eq!(v.space[0], v.space[1]);
+        assert_eq!(v.value, 0, "the board is symmetric about its centre");
+    }
+
+    #[test]
+    fn pockets_behind_doors_count_once() {
+        // Two dead-end cells (1, 0) and (3, 0) hang off player 0's row: a
+        // cycle can end in one of them, never pass through. Player 0's
+        // Voronoi count has both; its space has at most one.
+        let rows = [
+            "#.#.####", //
+            "A.......", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            ".......B", //
+        ];
+        let v = view(&rows);
+        let split = search::voronoi(&drawn_game(&rows));
+        assert!(!v.separated);
+        assert!(v.space[0] < split.counts[0], "{v:?} against {split:?}");
+        assert!(v.value < (split.counts[0] as i32 - split.counts[1] as i32) * CELL);
+    }
+
+    #[test]
+    fn game_ends_count_ticks_from_the_root() {
+        let mut game = drawn_game(&[
+            "A......B", "........", "........", "........", "........", "........", "........", "........",
+        ]);
+        // Player 0 rides off the board to the west: B wins.
+        game.step(&[lightcycles_core::Action::Move(Dir::W), lightcycles_core::Action::Move(Dir::S)]).unwrap();
+        assert_eq!(game_end(&game, 0, 3), -WIN + 3);
+        assert_eq!(game_end(&game, 1, 3), WIN - 3);
+    }
+}

@@ -1,0 +1,425 @@
+//! `builtin:search`: the strong built-in bot, the opponent bot authors
+//! measure themselves against.
+//!
+//! Each answer rebuilds the fast engine from the position and picks one of
+//! three searches:
+//!
+//! - [`alphabeta`]: two riders who can still meet; iterative-deepening
+//!   alpha-beta over simultaneous moves with a transposition table, valued
+//!   by [`eval`] (a Voronoi split refined by [`chambers`]);
+//! - [`endgame`]: nobody can reach us any more; fill our region along the
+//!   longest path the budget can find;
+//! - [`multi`]: three riders or more; a paranoid search against the nearest.
+//!
+//! Its thinking is bounded by a [`budget`]: by default the host's time
+//! limit for the tick (with a margin, see [`budget::HARD_SHARE`]); with
+//! `builtin:search:nodes=N` a fixed number of nodes per answer instead, and
+//! then the bot is deterministic: the same game gives the same moves on any
+//! machine. `builtin:search:stats` prints one line per game on stderr with
+//! the slowest answer it gave (and one for any answer later than its limit).
+
+pub mod alphabeta;
+pub mod budget;
+pub mod cells;
+pub mod chambers;
+pub mod endgame;
+pub mod eval;
+pub mod multi;
+pub mod stats;
+pub mod table;
+pub mod zobrist;
+
+#[cfg(test)]
+mod testing;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use lightcycles_core::{Dir, Engine, FastGame};
+
+use self::alphabeta::Duel;
+use self::budget::{Budget, Limit};
+use self::cells::CellGraph;
+use self::endgame::Filler;
+use self::eval::Evaluator;
+use self::multi::Paranoid;
+use self::stats::{AnswerClock, GameClock};
+use super::{Bot, BotContext, Reply, Turn};
+
+/// Size of the transposition table: `2^TABLE_BITS` entries of 24 bytes.
+pub const TABLE_BITS: u32 = 18;
+
+/// How `builtin:search` is set up: the text after `builtin:search`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SearchOptions {
+    /// A fixed number of nodes per answer (deterministic) instead of the
+    /// tick's time limit.
+    pub nodes: Option<u64>,
+    /// Print a line of statistics per game on stderr.
+    pub stats: bool,
+}
+
+impl SearchOptions {
+    /// Parses the options of `builtin:search:OPTION:OPTION…` from the text
+    /// after `search` (empty, or starting with `:`).
+    pub fn parse(text: &str) -> Result<SearchOptions, String> {
+        let mut options = SearchOptions::default();
+        if text.is_empty() {
+            return Ok(options);
+        }
+        let Some(list) = text.strip_prefix(':') else {
+            return Err(format!("expected ':' after builtin:search, found {text:?}"));
+        };
+        for option in list.split(':') {
+            if option == "stats" {
+                options.stats = true;
+            } else if let Some(n) = option.strip_prefix("nodes=") {
+                match n.parse::<u64>() {
+                    Ok(n) if n >= 1 => options.nodes = Some(n),
+                    _ => return Err(format!("nodes={n}: expected a whole number of nodes, 1 or more")),
+                }
+            } else {
+                return Err(format!("unknown option {option:?}; the options are nodes=N and stats"));
+            }
+        }
+        Ok(options)
+    }
+}
+
+impl fmt::Display for SearchOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(n) = self.nodes {
+            write!(f, ":nodes={n}")?;
+        }
+        if self.stats {
+            f.write_str(":stats")?;
+        }
+        Ok(())
+    }
+}
+
+/// Which search gave an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Only one move does not crash at once, or none does.
+    Forced,
+    /// Two riders who can still meet.
+    Duel,
+    /// Nobody can reach us: filling our region.
+    Endgame,
+    /// Three riders or more who can meet.
+    Multi,
+}
+
+impl Mode {
+    /// The mode's name in statistics.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Forced => "forced",
+            Mode::Duel => "duel",
+            Mode::Endgame => "endgame",
+            Mode::Multi => "multi",
+        }
+    }
+}
+
+/// One answer, as the bot saw it: for tests and statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thought {
+    /// The move.
+    pub dir: Dir,
+    /// The search that chose it.
+    pub mode: Mode,
+    /// The deepest iteration completed (ticks, or moves in the endgame).
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// The memory of one game: built on the first answer, for the board size.
+struct Memory {
+    graph: CellGraph,
+    duel: Option<Duel>,
+    paranoid: Option<Paranoid>,
+    filler: Filler,
+    eval: Evaluator,
+}
+
+/// `builtin:search`.
+pub struct SearchBot {
+    options: SearchOptions,
+    ctx: BotContext,
+    memory: Option<Memory>,
+    clock: GameClock,
+}
+
+impl SearchBot {
+    /// A bot for one game and seat.
+    pub fn new(options: SearchOptions, ctx: BotContext) -> SearchBot {
+        SearchBot { options, ctx, memory: None, clock: GameClock::default() }
+    }
+
+    /// Decides the move of player `me` in `game`, started at `start` with
+    /// `limit` for this tick.
+    pub fn think(&mut self, game: &FastGame, me: usize, start: Instant, limit: Duration) -> Thought {
+        let limit = match self.options.nodes {
+            Some(n) => Limit::Nodes(n),
+            None => Limit::Time(limit),
+        };
+        let mut budget = Budget::new(start, limit);
+        let memory = self.memory.get_or_insert_with(|| Memory {
+            graph: CellGraph::new(game.layout()),
+            duel: None,
+            paranoid: None,
+            filler: Filler::new(),
+            eval: Evaluator::new(),
+        });
+        let straight = Thought { dir: game.dir(me), mode: Mode::Forced, depth: 0, nodes: 0 };
+        if !game.is_alive(me) || game.is_over() {
+            return straight;
+        }
+        let rivals: Vec<usize> = (0..game.num_players())
+            .filter(|&p| p != me && game.is_alive(p) && memory.eval.can_meet(game, me, p))
+            .collect();
+        let graph = &memory.graph;
+        let thought = match rivals[..] {
+            [] => {
+                let rival = (0..game.num_players())
+                    .filter(|&p| p != me && game.is_alive(p))
+                    .map(|p| memory.eval.room_bound(graph, game, p))
+                    .max();
+                memory.filler.choose(graph, game, me, rival, &mut budget).map(|f| Thought {
+                    dir: f.dir,
+                    mode: Mode::Endgame,
+                    depth: f.depth,
+                    nodes: 0,
+                })
+            }
+            [other] if game.alive_mask().count_ones() == 2 => {
+                let fits = memory.duel.as_ref().is_some_and(|d| d.other() == other);
+                if !fits {
+                    memory.duel = Some(Duel::new(graph, game.num_players(), me, other, TABLE_BITS));
+                }
+                let duel = memory.duel.as_mut().expect("made above");
+                duel.choose(graph, game, &mut budget).map(|d| Thought {
+                    dir: d.dir,
+                    mode: if d.forced { Mode::Forced } else { Mode::Duel },
+                    depth: d.depth,
+                    nodes: 0,
+                })
+            }
+            _ => {
+                let paranoid = memory.paranoid.get_or_insert_with(|| Paranoid::new(me));
+                paranoid.choose(graph, game, &mut budget).map(|d| Thought {
+                    dir: d.dir,
+                    mode: if d.forced { Mode::Forced } else { Mode::Multi },
+                    depth: d.depth,
+                    nodes: 0,
+                })
+            }
+        };
+        let mut thought = thought.unwrap_or(straight);
+        thought.nodes = budget.spent();
+        thought
+    }
+}
+
+impl Bot for SearchBot {
+    fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
+        let clock = AnswerClock::start(self.options.stats);
+        let Ok(game) = FastGame::from_position(turn.position()) else {
+            // The host's position is always valid; without a game, ride on.
+            return Reply::of_dir(turn.me().dir);
+        };
+        let thought = self.think(&game, turn.you(), clock.started(), limit);
+        let timing = clock.stop();
+        if self.options.stats {
+            if timing.wall > limit {
+                eprintln!(
+                    "search stats: game {} seed {} seat {}: tick {} answered late, {} of {:.0} ({}, depth {}, {} nodes)",
+                    self.ctx.game,
+                    self.ctx.seed,
+                    self.ctx.seat,
+                    turn.tick(),
+                    stats::show(&timing),
+                    limit.as_secs_f64() * 1000.0,
+                    thought.mode.name(),
+                    thought.depth,
+                    thought.nodes
+                );
+            }
+            self.clock.record(turn.tick(), limit, timing, &thought);
+        }
+        Reply::of_dir(thought.dir)
+    }
+}
+
+impl Drop for SearchBot {
+    fn drop(&mut self) {
+        if self.options.stats {
+            let (g, seed, seat) = (self.ctx.game, self.ctx.seed, self.ctx.seat);
+            eprintln!("search stats: game {g} seed {seed} seat {seat}: {}", self.clock.summary());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::drawn_game;
+    use super::*;
+    use crate::bot::builtin::Builtin;
+    use crate::match_loop::{play, GameSetup, Limits};
+    use lightcycles_core::search::safe_moves;
+    use lightcycles_core::{Action, Config, SplitMix64};
+
+    fn bot(nodes: u64, seat: usize, players: usize) -> SearchBot {
+        let ctx = BotContext { game: 0, seat, players, seed: 1 };
+        SearchBot::new(SearchOptions { nodes: Some(nodes), stats: false }, ctx)
+    }
+
+    /// The bot's thought for `me` in `game`, with a node budget (the time
+    /// limit given is then never read).
+    fn think(bot: &mut SearchBot, game: &FastGame, me: usize) -> Thought {
+        bot.think(game, me, Instant::now(), Duration::ZERO)
+    }
+
+    #[test]
+    fn options_print_as_they_are_written() {
+        for text in ["", ":nodes=20000", ":stats", ":nodes=5:stats"] {
+            assert_eq!(SearchOptions::parse(text).unwrap().to_string(), text);
+        }
+        assert_eq!(SearchOptions::parse(":stats:nodes=5").unwrap().to_string(), ":nodes=5:stats");
+        assert!(SearchOptions::parse("nodes=5").is_err(), "options follow a colon");
+    }
+
+    #[test]
+    fn never_rides_into_a_solid_cell_while_a_safe_move_is_left() {
+        // Positions of every phase of games of 2, 3 and 4 players: the bots'
+        // own moves mixed with random ones, so that tight spots come up.
+        for (players, w, h, seed) in [(2, 12, 10, 1), (2, 16, 12, 2), (3, 16, 16, 3), (4, 16, 16, 4), (2, 10, 8, 5)] {
+            let config = Config { width: w, height: h, players, rock_density: 10, ..Config::default() };
+            let mut game = FastGame::seeded(&config, seed).unwrap();
+            let mut bots: Vec<SearchBot> = (0..players as usize).map(|s| bot(40, s, players as usize)).collect();
+            let mut rng = SplitMix64::new(seed);
+            let mut checked = 0;
+            while !game.is_over() {
+                let mut actions = vec![Action::Keep; players as usize];
+                for (seat, b) in bots.iter_mut().enumerate().filter(|(s, _)| game.is_alive(*s)) {
+                    let thought = think(b, &game, seat);
+                    let safe = safe_moves(&game, seat);
+                    if !safe.is_empty() {
+                        assert!(safe.contains(thought.dir), "seed {seed} tick {}: {thought:?}", game.tick());
+                        checked += 1;
+                    }
+                    let random = safe.iter().nth(rng.below(safe.len().max(1) as u64) as usize);
+                    let dir = if rng.below(3) == 0 { random.unwrap_or(thought.dir) } else { thought.dir };
+                    actions[seat] = Action::Move(dir);
+                }
+                game.step(&actions).unwrap();
+            }
+            assert!(checked >= 10, "seed {seed}: {checked} answers checked");
+        }
+    }
+
+    #[test]
+    fn a_node_budget_gives_the_same_game_every_time() {
+        let config = Config { width: 20, height: 16, ..Config::default() };
+        let setup = GameSetup { config, seed: 12, map_file: None, limits: Limits::default() };
+        let specs = [
+            [Builtin::Search(SearchOptions { nodes: Some(60), stats: false }), Builtin::Floodfill],
+            [Builtin::Search(SearchOptions { nodes: Some(60), stats: false }); 2],
+        ];
+        for kinds in specs {
+            let game = || {
+                let bots = kinds
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, k)| k.make(&BotContext { game: 0, seat, players: 2, seed: 12 }))
+                    .collect();
+                play::<FastGame>(&setup, vec!["a".into(), "b".into()], bots).unwrap().replay.to_json()
+            };
+            assert_eq!(game(), game(), "{kinds:?}");
+        }
+    }
+
+    #[test]
+    fn a_forced_move_is_answered_without_search() {
+        // Player 0 in a corridor that opens onto player 1's side: only east
+        // is free.
+        let game = drawn_game(&[
+            "########", //
+            "aA......", //
+            "#######.", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            ".......B", //
+        ]);
+        let thought = think(&mut bot(1000, 0, 2), &game, 0);
+        assert_eq!((thought.dir, thought.mode, thought.nodes), (Dir::E, Mode::Forced, 0));
+    }
+
+    #[test]
+    fn walled_in_it_still_answers_a_move() {
+        let game = drawn_game(&[
+            "#A#.....", //
+            "#a#.....", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            ".......B", //
+        ]);
+        let thought = think(&mut bot(1000, 0, 2), &game, 0);
+        assert_eq!(thought.mode, Mode::Forced);
+        assert_eq!(thought.dir, Dir::N, "rides on");
+    }
+
+    #[test]
+    fn ahead_it_refuses_the_head_on_that_would_only_draw() {
+        // Player 0 owns the lower left as well; (3, 3) lies between the two
+        // heads, and moving there lets player 1 force a draw.
+        let game = drawn_game(&[
+            "........", //
+            "........", //
+            "........", //
+            "aaA.B###", //
+            "....b###", //
+            "....b###", //
+            "....b###", //
+            "....b###", //
+        ]);
+        let thought = think(&mut bot(3000, 0, 2), &game, 0);
+        assert_eq!(thought.mode, Mode::Duel);
+        assert_ne!(thought.dir, Dir::E, "{thought:?}");
+    }
+
+    #[test]
+    fn separated_it_fills_its_own_region() {
+        let game = drawn_game(&[
+            "A...#...", //
+            "....#...", //
+            "....#...", //
+            "....#...", //
+            "....#...", //
+            "....#...", //
+            "....#...", //
+            "....#..B", //
+        ]);
+        let thought = think(&mut bot(1000, 0, 2), &game, 0);
+        assert_eq!(thought.mode, Mode::Endgame);
+        assert!([Dir::E, Dir::S].contains(&thought.dir));
+    }
+
+    #[test]
+    fn three_riders_are_searched_paranoid() {
+        let config = Config { width: 16, height: 16, players: 3, rock_density: 0, ..Config::default() };
+        let game = FastGame::seeded(&config, 3).unwrap();
+        let thought = think(&mut bot(300, 0, 3), &game, 0);
+        assert_eq!(thought.mode, Mode::Multi);
+        assert!(safe_moves(&game, 0).contains(thought.dir));
+        assert!(thought.depth >= 1 && thought.nodes > 0, "{thought:?}");
+    }
+}

@@ -1,0 +1,221 @@
+//! Three players or more: a paranoid search around the cycle.
+//!
+//! The tree of every joint move of eight players is far too wide, and most
+//! riders are too far away to matter within a few ticks. So the players
+//! that can still reach us are split in two:
+//!
+//! - the **near** ones (the [`NEAR`] closest that share our room) are
+//!   searched as one coalition that answers each of our moves with its
+//!   worst joint reply for us — the paranoid assumption, which never counts
+//!   on an opponent's mistake;
+//! - the others ride on by a fixed rule (straight on when that is safe,
+//!   otherwise the first safe turn), enough to keep them in the picture
+//!   without branching on them.
+//!
+//! Positions are valued by our chamber-bounded Voronoi space against the
+//! largest space of any other rider; the end of our own ride is a loss
+//! counted in ticks (later is better), being the last rider a win. Moves are
+//! applied together with the engine's `step`, as in the game.
+
+use lightcycles_core::search::{safe_moves, Moves};
+use lightcycles_core::{Action, Dir, Engine, FastGame, Pos};
+
+use super::alphabeta::Decision;
+use super::budget::Budget;
+use super::cells::CellGraph;
+use super::eval::{game_end, Evaluator, CELL, MATE, WIN};
+
+/// The most opponents searched move by move.
+pub const NEAR: usize = 2;
+/// Deepest search, in ticks.
+pub const MAX_DEPTH: usize = 32;
+
+/// The paranoid search of one player, with its memory.
+pub struct Paranoid {
+    me: usize,
+    eval: Evaluator,
+    stack: Vec<FastGame>,
+    near: Vec<usize>,
+    spaces: Vec<u32>,
+}
+
+impl Paranoid {
+    /// The search of player `me`.
+    pub fn new(me: usize) -> Paranoid {
+        Paranoid { me, eval: Evaluator::new(), stack: Vec::new(), near: Vec::new(), spaces: Vec::new() }
+    }
+
+    /// The best move at `root` within `budget`; `None` when every move
+    /// crashes into a solid cell.
+    pub fn choose(&mut self, graph: &CellGraph, root: &FastGame, budget: &mut Budget) -> Option<Decision> {
+        let mut moves: Vec<Dir> = safe_moves(root, self.me).iter().collect();
+        match moves.len() {
+            0 => return None,
+            1 => return Some(Decision { dir: moves[0], value: 0, depth: 0, forced: true }),
+            _ => {}
+        }
+        if self.stack.is_empty() {
+            self.stack = (0..MAX_DEPTH + 2).map(|_| root.clone()).collect();
+        }
+        self.stack[0].copy_from(root);
+        self.spaces.resize(root.num_players(), 0);
+        self.pick_near(root);
+        let mut decision = Decision { dir: moves[0], value: 0, depth: 0, forced: false };
+        for depth in 1..=MAX_DEPTH as u32 {
+            let mut values: Vec<(Dir, i32)> = Vec::with_capacity(moves.len());
+            let mut alpha = -WIN - 1;
+            for &m in &moves {
+                let v = self.reply(graph, 0, depth, m, alpha, WIN + 1, budget);
+                if budget.stopped() {
+                    break;
+                }
+                values.push((m, v));
+                alpha = alpha.max(v);
+            }
+            let complete = values.len() == moves.len();
+            if let Some(&(d, v)) = values.iter().rev().max_by_key(|&&(_, v)| v) {
+                if complete || d != moves[0] {
+                    decision =
+                        Decision { dir: d, value: v, depth: if complete { depth } else { depth - 1 }, forced: false };
+                }
+            }
+            if !complete {
+                break;
+            }
+            let mut order: Vec<(usize, (Dir, i32))> = values.into_iter().enumerate().collect();
+            order.sort_by_key(|&(i, (_, v))| (std::cmp::Reverse(v), i));
+            moves = order.into_iter().map(|(_, (d, _))| d).collect();
+            if decision.value.abs() > MATE || !budget.may_deepen() {
+                break;
+            }
+        }
+        Some(decision)
+    }
+
+    /// The opponents searched move by move: the closest living ones (by
+    /// distance between heads) whose room meets ours.
+    fn pick_near(&mut self, root: &FastGame) {
+        let me = root.head(self.me);
+        let mut near: Vec<(u32, usize)> = (0..root.num_players())
+            .filter(|&p| p != self.me && root.is_alive(p))
+            .filter(|&p| self.eval.can_meet(root, self.me, p))
+            .map(|p| (manhattan(me, root.head(p)), p))
+            .collect();
+        near.sort_unstable();
+        self.near = near.into_iter().take(NEAR).map(|(_, p)| p).collect();
+    }
+
+    /// Our move `mine` at ply `ply` against the coalition's worst reply.
+    #[allow(clippy::too_many_arguments)]
+    fn reply(
+        &mut self,
+        graph: &CellGraph,
+        ply: usize,
+        depth: u32,
+        mine: Dir,
+        alpha: i32,
+        beta: i32,
+        budget: &mut Budget,
+    ) -> i32 {
+        let game = &self.stack[ply];
+        let mut base = [Action::Keep; 8];
+        for (p, a) in base.iter_mut().enumerate().take(game.num_players()) {
+            *a = if p == self.me { Action::Move(mine) } else { Action::Move(rule_move(game, p)) };
+        }
+        // Each near rider's moves, and the number of joint replies.
+        let mut options = [([Dir::N; 4], 0usize); NEAR];
+        for (slot, &p) in options.iter_mut().zip(&self.near) {
+            for d in moves_of(game, p).iter() {
+                slot.0[slot.1] = d;
+                slot.1 += 1;
+            }
+        }
+        let joint: usize = options[..self.near.len()].iter().map(|o| o.1).product();
+        let mut best = WIN + 1;
+        let mut beta = beta;
+        for k in 0..joint {
+            if budget.spend() {
+                return 0;
+            }
+            let mut actions = base;
+            let mut rest = k;
+            for (&(dirs, n), &p) in options.iter().zip(&self.near) {
+                actions[p] = Action::Move(dirs[rest % n]);
+                rest /= n;
+            }
+            let n = self.stack[ply].num_players();
+            let (done, below) = self.stack.split_at_mut(ply + 1);
+            let child = &mut below[0];
+            child.copy_from(&done[ply]);
+            child.step(&actions[..n]).expect("a game in the tree is not over");
+            let v = if child.is_over() || !child.is_alive(self.me) {
+                game_end(child, self.me, ply as u32 + 1)
+            } else if depth <= 1 {
+                self.leaf(graph, ply + 1)
+            } else {
+                self.choice(graph, ply + 1, depth - 1, alpha, beta, budget)
+            };
+            if budget.stopped() {
+                return 0;
+            }
+            best = best.min(v);
+            if best <= alpha {
+                return best;
+            }
+            beta = beta.min(best);
+        }
+        best
+    }
+
+    /// Our best move at ply `ply`.
+    fn choice(&mut self, graph: &CellGraph, ply: usize, depth: u32, alpha: i32, beta: i32, budget: &mut Budget) -> i32 {
+        let mut best = -WIN - 1;
+        let mut alpha = alpha;
+        for m in moves_of(&self.stack[ply], self.me).iter() {
+            let v = self.reply(graph, ply, depth, m, alpha, beta, budget);
+            if budget.stopped() {
+                return 0;
+            }
+            best = best.max(v);
+            if best >= beta {
+                break;
+            }
+            alpha = alpha.max(best);
+        }
+        best
+    }
+
+    fn leaf(&mut self, graph: &CellGraph, ply: usize) -> i32 {
+        let game = &self.stack[ply];
+        self.eval.spaces(graph, game, &mut self.spaces);
+        let mine = self.spaces[self.me] as i32;
+        let rival = (0..game.num_players()).filter(|&p| p != self.me).map(|p| self.spaces[p]).max().unwrap_or(0);
+        (mine - rival as i32) * CELL
+    }
+}
+
+/// The moves worth trying for `id`: those that do not crash at once, or
+/// going straight on when every move crashes.
+fn moves_of(game: &FastGame, id: usize) -> Moves {
+    let safe = safe_moves(game, id);
+    if safe.is_empty() {
+        Moves::NONE.with(game.dir(id))
+    } else {
+        safe
+    }
+}
+
+/// The move of a rider that is not searched: straight on when safe,
+/// otherwise the first safe direction, otherwise straight on.
+fn rule_move(game: &FastGame, id: usize) -> Dir {
+    let dir = game.dir(id);
+    let safe = safe_moves(game, id);
+    if safe.contains(dir) {
+        return dir;
+    }
+    safe.iter().next().unwrap_or(dir)
+}
+
+fn manhattan(a: Pos, b: Pos) -> u32 {
+    a.x.abs_diff(b.x) as u32 + a.y.abs_diff(b.y) as u32
+}
