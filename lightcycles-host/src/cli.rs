@@ -391,11 +391,18 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure { code, message }) => {
             if !message.is_empty() {
-                eprintln!("error: {message}");
+                eprintln!("error: {}", shown_message(&message));
             }
             ExitCode::from(code)
         }
     }
+}
+
+/// An error message as it may be printed: a message quotes files, names
+/// and lines from anyone, so every control character in it is shown as an
+/// escape (its own line breaks are kept).
+pub fn shown_message(message: &str) -> String {
+    message.split('\n').map(crate::view::untrusted::terminal_text).collect::<Vec<_>>().join("\n")
 }
 
 /// Runs one parsed command, writing its output to `out`.
