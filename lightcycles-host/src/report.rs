@@ -143,6 +143,21 @@ mod tests {
     }
 
     #[test]
+    fn names_are_shown_never_obeyed() {
+        let evil = "\u{1b}[2J\u{202e}x";
+        let f = FaultCounts { invalid: 1, timeout: 0, crash: 0 };
+        let s = summary(vec![0, 1], &[evil, "b"], won_by(0, 5), vec![f, FaultCounts::default()]);
+        let line = game_line(&s, 2000);
+        assert_eq!(
+            line,
+            "game 4 seed 11 \\u{1b}[2J\\u{202e}x vs b: \\u{1b}[2J\\u{202e}x won on tick 5; faults: \\u{1b}[2J\\u{202e}x 1 invalid"
+        );
+        let results = final_results(&Tally { wins: vec![1, 0], draws: 0 }, &[evil.into(), "b".into()]);
+        assert!(results.contains("Bot_1: 1 games won (\\u{1b}[2J\\u{202e}x)\n"), "{results}");
+        assert!(!results.contains('\u{1b}') && !line.contains('\u{202e}'));
+    }
+
+    #[test]
     fn game_lines_say_who_won_how_and_the_faults() {
         let f = FaultCounts { invalid: 3, timeout: 1, crash: 0 };
         let s = summary(vec![0, 1], &["random", "fuzz"], won_by(0, 57), vec![FaultCounts::default(), f]);

@@ -302,6 +302,22 @@ mod tests {
     use crate::tournament::results::GameResult;
 
     #[test]
+    fn names_in_the_table_are_shown_never_obeyed() {
+        let schedule = Schedule::new(2, PairingMode::RoundRobin, 2, 0).unwrap();
+        let mut st = Standings::new(&schedule, 2, None);
+        for k in 0..2 {
+            st.add(GameResult { game: k, seats: schedule.game(k).seats, winner: None, faults: [Faults::default(); 2] });
+        }
+        let names = ["\u{1b}]0;title\u{7}".to_string(), "b\u{200b}".to_string()];
+        let report = Report::new(&schedule, PairingMode::RoundRobin, &st, &names, &names);
+        let table = report.to_table();
+        assert!(!table.chars().any(|c| c.is_control() && c != '\n' || c == '\u{200b}'), "{table:?}");
+        assert!(table.contains("\\u{1b}]0;title\\u{7} vs b\\u{200b}: 2 games"), "{table}");
+        assert!(table.contains("   1  \\u{1b}]0;title\\u{7}        2"), "{table}");
+        assert!(report.to_json().contains("\\u001b]0;title\\u0007"), "the JSON keeps the name");
+    }
+
+    #[test]
     fn a_two_bot_report_as_table_and_json() {
         let schedule = Schedule::new(2, PairingMode::RoundRobin, 4, 7).unwrap();
         let mut st = Standings::new(&schedule, 2, Some("0,5,0.05,0.05".parse().unwrap()));
