@@ -687,4 +687,43 @@ mod tests {
         let err = ResultsFile::create(dir.path(), &header(3)).unwrap_err().to_string();
         assert!(err.ends_with("is a directory, not a file to read"), "{err}");
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// Any damage to a results file is read back, or refused naming a
+        /// line or the header fields that differ, never a panic; a refused file is left as it was, and one
+        /// read back keeps its whole lines.
+        #[test]
+        fn damaged_results_files_are_read_or_refused(
+            edits in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>()), 0..4),
+            cut in 0usize..400,
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("r.jsonl");
+            let mut file = ResultsFile::create(&path, &header(3)).unwrap();
+            for g in 0..4 {
+                file.append(&line(g)).unwrap();
+            }
+            drop(file);
+            let mut bytes = std::fs::read(&path).unwrap();
+            for (at, byte) in &edits {
+                let at = at.index(bytes.len());
+                bytes[at] = *byte;
+            }
+            bytes.truncate(bytes.len().saturating_sub(cut));
+            std::fs::write(&path, &bytes).unwrap();
+            match read_back(&path, &header(3)) {
+                Ok(games) => {
+                    let kept = std::fs::read(&path).unwrap();
+                    proptest::prop_assert!(bytes.starts_with(&kept));
+                    proptest::prop_assert!(kept.is_empty() || kept.ends_with(b"\n"));
+                    proptest::prop_assert!(games.len() <= 4);
+                }
+                Err(e) => {
+                    proptest::prop_assert!(matches!(e, ResultsError::Damaged { .. } | ResultsError::Mismatch { .. }), "{}", e);
+                    proptest::prop_assert_eq!(std::fs::read(&path).unwrap(), bytes);
+                }
+            }
+        }
+    }
 }
