@@ -35,6 +35,8 @@
 extern crate alloc;
 
 pub mod bitboard;
+#[cfg(feature = "serde")]
+mod bounded;
 pub mod command;
 pub mod config;
 pub mod engine;

@@ -615,7 +615,7 @@ pub fn parse_2010(text: &str) -> Result<Map, MapParseError> {
     }
     for (k, rest) in lines.enumerate() {
         if !rest.is_empty() {
-            return Err(parse_error(h + 2 + k, 1, format!("nothing after the {h} map rows, found {rest:?}")));
+            return Err(parse_error(h + 2 + k, 1, format!("nothing after the {h} map rows, found {}", shown(rest))));
         }
     }
     let end = h + 1;
@@ -628,6 +628,16 @@ pub fn parse_2010(text: &str) -> Result<Map, MapParseError> {
         start.dir = dir;
     }
     Ok(map)
+}
+
+/// Text of the map file quoted in an error: at most 24 characters of it, so
+/// that a message stays a line whatever the file holds.
+fn shown(text: &str) -> alloc::string::String {
+    use alloc::format;
+    match text.char_indices().nth(24) {
+        Some((cut, _)) => format!("{:?}…", &text[..cut]),
+        None => format!("{text:?}"),
+    }
 }
 
 fn parse_header(header: &str) -> Result<(u32, u32), MapParseError> {
@@ -645,19 +655,26 @@ fn parse_header(header: &str) -> Result<(u32, u32), MapParseError> {
             _ => {}
         }
     }
+    // Columns count characters, as in the rows, not bytes.
+    let column = |byte: usize| header[..byte].chars().count() + 1;
     if fields.len() != 2 {
-        let column = fields.get(2).map_or(header.len() + 1, |f| f.0 + 1);
-        return Err(parse_error(1, column, format!("\"W H\": two integers separated by spaces, found {header:?}")));
+        let at = fields.get(2).map_or(column(header.len()), |f| column(f.0));
+        return Err(parse_error(1, at, format!("\"W H\": two integers separated by spaces, found {}", shown(header))));
     }
     let mut out = [0u32; 2];
     for (k, (at, text)) in fields.into_iter().enumerate() {
         let name = ["width", "height"][k];
         if let Some(bad) = text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-            return Err(parse_error(1, at + bad.0 + 1, format!("a decimal digit in the {name}, found {:?}", bad.1)));
+            return Err(parse_error(
+                1,
+                column(at + bad.0),
+                format!("a decimal digit in the {name}, found {:?}", bad.1),
+            ));
         }
         let value: u64 = text.parse().unwrap_or(u64::MAX);
         if !(MIN_SIDE as u64..=MAX_SIDE as u64).contains(&value) {
-            return Err(parse_error(1, at + 1, format!("a {name} from {MIN_SIDE} to {MAX_SIDE}, found {text}")));
+            let found = if text.len() > 20 { format!("{}…", &text[..20]) } else { text.into() };
+            return Err(parse_error(1, column(at), format!("a {name} from {MIN_SIDE} to {MAX_SIDE}, found {found}")));
         }
         out[k] = value as u32;
     }
@@ -893,5 +910,30 @@ mod tests {
             parse_2010(&trailing).unwrap_err().to_string(),
             "line 11, column 1: expected nothing after the 9 map rows, found \"x\""
         );
+    }
+
+    #[test]
+    fn map_errors_quote_little_of_the_file_and_count_columns_in_characters() {
+        let long_tail = format!("{SAMPLE}{}\n", "x".repeat(100_000));
+        assert_eq!(
+            parse_2010(&long_tail).unwrap_err().to_string(),
+            "line 11, column 1: expected nothing after the 9 map rows, found \"xxxxxxxxxxxxxxxxxxxxxxxx\"…"
+        );
+        let long_header = "#".repeat(1 << 20);
+        let err = parse_2010(&long_header).unwrap_err().to_string();
+        assert!(err.starts_with("line 1, column 1048577: expected \"W H\""), "{}", &err[..80]);
+        assert!(err.len() < 200, "{} bytes", err.len());
+        let digits = format!("10 {}\n", "9".repeat(1 << 20));
+        let err = parse_2010(&digits).unwrap_err().to_string();
+        assert_eq!(err, "line 1, column 4: expected a height from 8 to 255, found 99999999999999999999…");
+        assert_eq!(
+            parse_2010("éé 1x\n").unwrap_err().to_string(),
+            "line 1, column 1: expected a decimal digit in the width, found 'é'"
+        );
+        assert_eq!(
+            parse_2010("10 1x\n").unwrap_err().to_string(),
+            "line 1, column 5: expected a decimal digit in the height, found 'x'"
+        );
+        assert!(parse_2010("é 9 ü\n").unwrap_err().to_string().starts_with("line 1, column 5: expected \"W H\""));
     }
 }

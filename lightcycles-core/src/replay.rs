@@ -7,8 +7,9 @@ use alloc::vec::Vec;
 use core::fmt;
 use serde::{Deserialize, Serialize};
 
+use crate::bounded;
 use crate::command::{Action, Answer, FaultKind};
-use crate::config::{Config, FaultPolicy};
+use crate::config::{Config, FaultPolicy, MAX_PLAYERS, MAX_SIDE};
 use crate::engine::{Engine, GameError};
 use crate::geometry::Dir;
 use crate::map::{self, Map};
@@ -16,6 +17,51 @@ use crate::outcome::Outcome;
 
 /// The `format` of the replay files this crate reads and writes.
 pub const FORMAT: &str = "lightcycles-replay/1";
+
+/// Most ticks a replay may hold. While two players or more ride, each of
+/// them fills a new cell every tick, so no game lasts beyond half the cells
+/// of the largest board; this bound, all its cells, leaves room to spare.
+/// Longer lists of `commands`, `faults` or `frames` are refused as they are
+/// read, and so is any list longer than the rules allow (`names`, `rocks`,
+/// `start`, a row of players), so that reading a replay takes memory in
+/// proportion to its text, whatever the text.
+pub const MAX_TICKS_IN_REPLAY: usize = (MAX_SIDE * MAX_SIDE) as usize;
+
+/// Most players, as a length.
+const PLAYERS: usize = MAX_PLAYERS as usize;
+/// Most cells of a board, as a length.
+const CELLS: usize = (MAX_SIDE * MAX_SIDE) as usize;
+
+/// The bounded readers of each list of a replay.
+mod lists {
+    use super::*;
+    use serde::Deserializer;
+
+    macro_rules! bounded {
+        ($name:ident, $ty:ty, $max:expr, $what:literal) => {
+            pub(super) fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<$ty>, D::Error> {
+                bounded::list(d, $max, $what)
+            }
+        };
+        ($name:ident, $ty:ty, $rows:expr, $columns:expr, $what:literal) => {
+            pub(super) fn $name<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<$ty>>, D::Error> {
+                bounded::rows(d, $rows, $columns, $what)
+            }
+        };
+    }
+
+    bounded!(heads, [u32; 3], PLAYERS, "heads");
+    bounded!(dirs, Dir, PLAYERS, "dirs");
+    bounded!(placements, u32, PLAYERS, "placements");
+    bounded!(eliminated_at, Option<u32>, PLAYERS, "eliminated_at");
+    bounded!(trails, u32, PLAYERS, "trails");
+    bounded!(names, String, PLAYERS, "names");
+    bounded!(rocks, [u32; 2], CELLS, "rocks");
+    bounded!(start, (u32, u32, Dir), PLAYERS, "start");
+    bounded!(commands, Option<String>, MAX_TICKS_IN_REPLAY, PLAYERS, "commands");
+    bounded!(faults, Option<FaultKind>, MAX_TICKS_IN_REPLAY, PLAYERS, "faults");
+    bounded!(frames, Frame, MAX_TICKS_IN_REPLAY + 1, "frames");
+}
 
 /// The configuration as a replay records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,8 +112,10 @@ pub struct Frame {
     /// Ticks played.
     pub t: u32,
     /// `[x, y, alive]` per player, `alive` as 1 or 0.
+    #[serde(deserialize_with = "lists::heads")]
     pub heads: Vec<[u32; 3]>,
     /// Direction per player.
+    #[serde(deserialize_with = "lists::dirs")]
     pub dirs: Vec<Dir>,
 }
 
@@ -88,10 +136,13 @@ pub struct ReplayResult {
     /// The tick on which the game ended.
     pub ticks: u32,
     /// Placement per player.
+    #[serde(deserialize_with = "lists::placements")]
     pub placements: Vec<u32>,
     /// Tick of elimination per player.
+    #[serde(deserialize_with = "lists::eliminated_at")]
     pub eliminated_at: Vec<Option<u32>>,
     /// Trail length per player.
+    #[serde(deserialize_with = "lists::trails")]
     pub trails: Vec<u32>,
 }
 
@@ -121,6 +172,7 @@ pub struct Replay {
     /// The tick cap.
     pub max_ticks: u32,
     /// The bots' display names, by seat.
+    #[serde(deserialize_with = "lists::names")]
     pub names: Vec<String>,
     /// The seed, `None` for a custom map.
     pub seed: Option<u64>,
@@ -129,14 +181,19 @@ pub struct Replay {
     /// The text of the custom map file, `None` for a seeded map.
     pub map: Option<String>,
     /// Rock cells `[x, y]`, sorted by `y` then `x`.
+    #[serde(deserialize_with = "lists::rocks")]
     pub rocks: Vec<[u32; 2]>,
     /// Start cells and directions.
+    #[serde(deserialize_with = "lists::start")]
     pub start: Vec<(u32, u32, Dir)>,
     /// `commands[k][i]`: the line player `i` answered on tick `k + 1`.
+    #[serde(deserialize_with = "lists::commands")]
     pub commands: Vec<Vec<Option<String>>>,
     /// `faults[k][i]`: the fault of player `i` on tick `k + 1`.
+    #[serde(deserialize_with = "lists::faults")]
     pub faults: Vec<Vec<Option<FaultKind>>>,
     /// `frames[k]`: the state after `k` ticks.
+    #[serde(deserialize_with = "lists::frames")]
     pub frames: Vec<Frame>,
     /// The winner, `None` for a draw (or an unfinished game).
     pub winner: Option<usize>,

@@ -28,6 +28,7 @@ use crate::tournament::{self, Tournament};
 use crate::verify::{self, Verdict};
 use crate::view::scene::{MapOrigin, Scene};
 use crate::view::{self, Viewable};
+use crate::{input, whole_file};
 use crate::{map_view, spec::SpecError};
 
 /// Plays LightCycles bots against each other, checks and shows replays, and shows maps.
@@ -411,11 +412,18 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure { code, message }) => {
             if !message.is_empty() {
-                eprintln!("error: {message}");
+                eprintln!("error: {}", shown_message(&message));
             }
             ExitCode::from(code)
         }
     }
+}
+
+/// An error message as it may be printed: a message quotes files, names
+/// and lines from anyone, so every control character in it is shown as an
+/// escape (its own line breaks are kept).
+pub fn shown_message(message: &str) -> String {
+    message.split('\n').map(crate::view::untrusted::terminal_text).collect::<Vec<_>>().join("\n")
 }
 
 /// Runs one parsed command, writing its output to `out`.
@@ -478,8 +486,7 @@ fn stdout_failure(e: std::io::Error) -> Failure {
 }
 
 fn load_map(path: &Path) -> Result<MapFile, Failure> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| bad_input(format!("--map {}: cannot read: {e}", path.display())))?;
+    let text = input::read_text(path, &input::MAP).map_err(|e| bad_input(format!("--map {}: {e}", path.display())))?;
     MapFile::parse(text).map_err(|e| bad_input(format!("--map {}: {e}", path.display())))
 }
 
@@ -597,7 +604,7 @@ fn tournament(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure>
     };
     let report = tournament::run::<DefaultEngine>(&t).map_err(|e| bad_input(e.to_string()))?;
     if let Some(path) = &args.report {
-        std::fs::write(path, report.to_json() + "\n")
+        whole_file::write(path, (report.to_json() + "\n").as_bytes())
             .map_err(|e| bad_input(format!("--report {}: cannot write: {e}", path.display())))?;
     }
     write_out(out, &report.to_table()).map_err(stdout_failure)
@@ -679,7 +686,7 @@ fn watch_games(
 
 /// Reads a replay file for viewing, or says what is wrong and where.
 fn load_replay(path: &Path) -> Result<Replay, Failure> {
-    let text = std::fs::read_to_string(path).map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
+    let text = input::read_text(path, &input::REPLAY).map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
     view::parse(&text).map_err(|e| bad_input(format!("{}: {e}", path.display())))
 }
 
@@ -700,7 +707,8 @@ fn view_page(args: &ViewArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let page = view::html::render(&entries);
     let shown = args.output.display();
-    std::fs::write(&args.output, &page).map_err(|e| bad_input(format!("-o {shown}: cannot write: {e}")))?;
+    whole_file::write(&args.output, page.as_bytes())
+        .map_err(|e| bad_input(format!("-o {shown}: cannot write: {e}")))?;
     let count = if replays.len() == 1 { "1 replay".to_string() } else { format!("{} replays", replays.len()) };
     write_out(out, &format!("{shown}: {count}, {} bytes\n", page.len())).map_err(stdout_failure)
 }

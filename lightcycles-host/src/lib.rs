@@ -14,6 +14,8 @@
 //! - [`stats`]: score, Elo and its interval, LOS, pentanomial, SPRT.
 //! - [`tournament`]: paired seeds, parallel games, results file, resume, report.
 //! - [`verify`]: checking replay files.
+//! - [`input`]: reading the files a user names, capped and checked.
+//! - [`whole_file`]: writing files whole, through a rename.
 //! - [`map_view`]: maps as pictures and JSON.
 //! - [`view`]: watching games: the replay page, and the board in a terminal.
 //! - [`bench`]: the performance table of `lightcycles bench`.
@@ -29,6 +31,7 @@ pub mod adapter_bench;
 pub mod bench;
 pub mod bot;
 pub mod cli;
+pub mod input;
 pub mod map_view;
 pub mod match_loop;
 pub mod report;
@@ -38,3 +41,4 @@ pub mod stats;
 pub mod tournament;
 pub mod verify;
 pub mod view;
+pub mod whole_file;

@@ -13,6 +13,7 @@ use std::fmt::Write;
 
 use crate::match_loop::FaultCounts;
 use crate::run::GameSummary;
+use crate::view::untrusted::terminal_text;
 
 /// Wins per entrant and draws, over the games of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,7 +49,7 @@ impl Tally {
 pub fn final_results(tally: &Tally, names: &[String]) -> String {
     let mut out = String::from("FINAL_RESULTS\n");
     for (i, (wins, name)) in tally.wins.iter().zip(names).enumerate() {
-        let _ = writeln!(out, "Bot_{}: {wins} games won ({name})", i + 1);
+        let _ = writeln!(out, "Bot_{}: {wins} games won ({})", i + 1, terminal_text(name));
     }
     let _ = writeln!(out, "Draws: {}", tally.draws);
     out
@@ -66,14 +67,16 @@ fn faults_text(name: &str, f: &FaultCounts) -> String {
 /// The line printed when a game finishes (without a newline).
 pub fn game_line(game: &GameSummary, max_ticks: u32) -> String {
     let o = &game.outcome;
-    let mut line = format!("game {} seed {} {}: ", game.plan.game, game.plan.seed, game.names.join(" vs "));
+    // Names come from the command line or a bot's file: shown, never obeyed.
+    let names: Vec<String> = game.names.iter().map(|n| terminal_text(n)).collect();
+    let mut line = format!("game {} seed {} {}: ", game.plan.game, game.plan.seed, names.join(" vs "));
     match o.winner {
         Some(seat) => {
-            let _ = write!(line, "{} won on tick {}", game.names[seat], o.ticks);
+            let _ = write!(line, "{} won on tick {}", names[seat], o.ticks);
         }
         None => {
             let tied: Vec<&str> =
-                (0..game.names.len()).filter(|&s| o.placements[s] == 1).map(|s| game.names[s].as_str()).collect();
+                (0..names.len()).filter(|&s| o.placements[s] == 1).map(|s| names[s].as_str()).collect();
             let _ = write!(line, "draw of {}", tied.join(", "));
             let survivors = o.eliminated_at.iter().any(Option::is_none);
             if survivors && o.ticks >= max_ticks {
@@ -83,13 +86,8 @@ pub fn game_line(game: &GameSummary, max_ticks: u32) -> String {
             }
         }
     }
-    let faulty: Vec<String> = game
-        .faults
-        .iter()
-        .zip(&game.names)
-        .filter(|(f, _)| f.total() > 0)
-        .map(|(f, name)| faults_text(name, f))
-        .collect();
+    let faulty: Vec<String> =
+        game.faults.iter().zip(&names).filter(|(f, _)| f.total() > 0).map(|(f, name)| faults_text(name, f)).collect();
     if !faulty.is_empty() {
         let _ = write!(line, "; faults: {}", faulty.join("; "));
     }
@@ -142,6 +140,21 @@ mod tests {
             final_results(&tally, &["bot_a".into(), "bot_b".into()]),
             "FINAL_RESULTS\nBot_1: 2 games won (bot_a)\nBot_2: 1 games won (bot_b)\nDraws: 1\n"
         );
+    }
+
+    #[test]
+    fn names_are_shown_never_obeyed() {
+        let evil = "\u{1b}[2J\u{202e}x";
+        let f = FaultCounts { invalid: 1, timeout: 0, crash: 0 };
+        let s = summary(vec![0, 1], &[evil, "b"], won_by(0, 5), vec![f, FaultCounts::default()]);
+        let line = game_line(&s, 2000);
+        assert_eq!(
+            line,
+            "game 4 seed 11 \\u{1b}[2J\\u{202e}x vs b: \\u{1b}[2J\\u{202e}x won on tick 5; faults: \\u{1b}[2J\\u{202e}x 1 invalid"
+        );
+        let results = final_results(&Tally { wins: vec![1, 0], draws: 0 }, &[evil.into(), "b".into()]);
+        assert!(results.contains("Bot_1: 1 games won (\\u{1b}[2J\\u{202e}x)\n"), "{results}");
+        assert!(!results.contains('\u{1b}') && !line.contains('\u{202e}'));
     }
 
     #[test]

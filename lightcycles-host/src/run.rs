@@ -8,7 +8,6 @@
 //! `(base + r) mod 2^64`.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -137,13 +136,9 @@ pub fn replay_path(dir: &Path, game: u64) -> PathBuf {
 /// Writes a replay to `path` through a temporary file in the same
 /// directory and a rename, so that no reader ever sees half a file.
 pub fn write_replay(path: &Path, replay: &Replay) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut file = tempfile::Builder::new().prefix(".sim_").suffix(".json.tmp").tempfile_in(dir)?;
     let mut json = replay.to_json();
     json.push('\n');
-    file.write_all(json.as_bytes())?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    crate::whole_file::write(path, json.as_bytes())
 }
 
 /// Plays one game of the run on engine `E`.

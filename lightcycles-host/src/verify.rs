@@ -6,6 +6,8 @@ use std::path::Path;
 use lightcycles_core::replay::{self, Mismatch, Replay, ReplayError};
 use lightcycles_core::{Engine, Outcome};
 
+use crate::input::{self, InputError};
+
 /// What replaying a well-formed file found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -18,9 +20,10 @@ pub enum Verdict {
 /// A file that is not a replay that can be played.
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
-    /// The file could not be read (missing, unreadable, not UTF-8).
-    #[error("cannot read: {0}")]
-    Read(#[from] std::io::Error),
+    /// The file could not be read: missing, unreadable, not a regular file,
+    /// over the replay cap, not UTF-8.
+    #[error(transparent)]
+    Read(#[from] InputError),
     /// The text is not a replay this build can play: bad JSON (with line and
     /// column), wrong types, or values that do not fit together.
     #[error("{0}")]
@@ -37,9 +40,9 @@ pub fn check_text<E: Engine>(text: &str) -> Result<Verdict, FileError> {
     }
 }
 
-/// Reads and replays a replay file on engine `E`.
+/// Reads (within [`input::REPLAY`]) and replays a replay file on engine `E`.
 pub fn check_file<E: Engine>(path: &Path) -> Result<Verdict, FileError> {
-    let text = std::fs::read_to_string(path)?;
+    let text = input::read_text(path, &input::REPLAY)?;
     check_text::<E>(&text)
 }
 

@@ -249,7 +249,7 @@ fn unreadable_or_malformed_replays_exit_2_naming_the_file_and_the_place() {
         &["key must be a string at line 3 column 3"],
     );
     expect_unreadable(Some(b""), &["EOF while parsing a value at line 1 column 0"]);
-    expect_unreadable(Some(b"\xff\xfe"), &["cannot read", "UTF-8"]);
+    expect_unreadable(Some(b"\xff\xfe"), &["is not UTF-8 text: line 1, column 1 (byte 0)"]);
     let mut wrong_type = read_json(&dir.path().join("sim_0.json"));
     wrong_type["seed"] = "three".into();
     expect_unreadable(

@@ -98,7 +98,10 @@ fn malformed_replays_exit_2_naming_the_file_and_the_field() {
     assert!(!Path::new(page).exists(), "no page is written when a replay is bad");
     let binary = dir.path().join("binary.json");
     std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x7b]).unwrap();
-    expect_bad_input(&["view", binary.to_str().unwrap(), "-o", page], &["binary.json: cannot read"]);
+    expect_bad_input(
+        &["view", binary.to_str().unwrap(), "-o", page],
+        &["binary.json: is not UTF-8 text: line 1, column 1 (byte 0)"],
+    );
     let array = dir.path().join("array.json");
     std::fs::write(&array, "[1, 2, 3]").unwrap();
     expect_bad_input(&["view", array.to_str().unwrap(), "-o", page], &["array.json: not a replay file"]);

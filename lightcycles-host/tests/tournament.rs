@@ -294,7 +294,7 @@ fn bad_tournament_arguments_exit_2_saying_what_is_wrong() {
     usage_error(&with(&two, &["-g", "2", "--results", &file]), "already holds results; add --resume");
     usage_error(
         &with(&two, &["-g", "2", "--results", &file, "--resume", "-s", "9"]),
-        "the file is another tournament's: config is {\"fault_policy\":\"straight\",\"height\":16,",
+        "config is {\"width\":16,\"height\":16,\"players\":2,",
     );
     usage_error(&with(&two, &["-g", "2", "--results", &file, "--resume", "-s", "9"]), "seed is 0 in the file, 9 here");
     // A larger -g continues the same tournament.

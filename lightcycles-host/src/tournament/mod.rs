@@ -170,10 +170,20 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
                 return Ok(());
             }
             let scheduled = t.schedule.game(line.game);
-            if line.seats != scheduled.seats || line.seed != scheduled.seed {
+            let found = (line.round, line.pairing, line.seed, line.seats);
+            if found != (scheduled.round, scheduled.pairing, scheduled.seed, scheduled.seats) {
                 return Err(format!(
-                    "game {} has seed {} and seats {:?}, the schedule says seed {} and seats {:?}",
-                    line.game, line.seed, line.seats, scheduled.seed, scheduled.seats
+                    "game {} has round {}, pairing {}, seed {} and seats {:?}; the schedule says round {}, \
+                     pairing {}, seed {} and seats {:?}",
+                    line.game,
+                    line.round,
+                    line.pairing,
+                    line.seed,
+                    line.seats,
+                    scheduled.round,
+                    scheduled.pairing,
+                    scheduled.seed,
+                    scheduled.seats
                 ));
             }
             if done.contains(line.game) {

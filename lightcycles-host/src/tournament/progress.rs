@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::standings::Standings;
+use crate::view::untrusted::terminal_text;
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +85,7 @@ impl Progress {
 /// One line of standings: for two bots the score, Elo and SPRT; for more,
 /// each bot's score.
 pub fn summary(standings: &Standings, names: &[String]) -> String {
+    let names: Vec<String> = names.iter().map(|n| terminal_text(n)).collect();
     if names.len() == 2 {
         let p = &standings.pairings()[0];
         let mut text = format!("{} vs {}: ", names[p.bots.0], names[p.bots.1]);
@@ -107,7 +109,7 @@ pub fn summary(standings: &Standings, names: &[String]) -> String {
         let scores: Vec<String> = standings
             .bots()
             .iter()
-            .zip(names)
+            .zip(&names)
             .map(|(b, name)| match b.games.score() {
                 Some(s) => format!("{name} {:.1}%", 100.0 * s),
                 None => format!("{name} -"),

@@ -11,6 +11,7 @@ use super::results::Faults;
 use super::schedule::{PairingMode, Schedule};
 use super::standings::{Rating, SprtDecision, Standings};
 use crate::stats::{signed, EloEstimate, Pentanomial, Trinomial};
+use crate::view::untrusted::terminal_text;
 
 /// The `format` of the JSON report.
 pub const FORMAT: &str = "lightcycles-tournament-report/1";
@@ -184,7 +185,9 @@ impl Report {
             self.seed
         );
         out.push('\n');
-        let width = self.bots.iter().map(|b| b.name.chars().count()).max().unwrap_or(3).max(3);
+        // Names come from the command line or a file: shown, never obeyed.
+        let names: Vec<String> = self.bots.iter().map(|b| terminal_text(&b.name)).collect();
+        let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(3).max(3);
         let mut order: Vec<usize> = (0..self.bots.len()).collect();
         if rated {
             order.sort_by(|&a, &b| {
@@ -204,7 +207,7 @@ impl Report {
                 out,
                 "{:>4}  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
                 rank + 1,
-                b.name,
+                names[i],
                 b.games.games(),
                 b.games.wins,
                 b.games.draws,
@@ -224,8 +227,8 @@ impl Report {
             let _ = writeln!(
                 out,
                 "{} vs {}: {} games, {} wins, {} draws, {} losses, score {}, draws {}",
-                p.bots[0],
-                p.bots[1],
+                terminal_text(&p.bots[0]),
+                terminal_text(&p.bots[1]),
                 p.games.games(),
                 p.games.wins,
                 p.games.draws,
@@ -297,6 +300,22 @@ fn interval_text(elo: Option<EloEstimate>) -> String {
 mod tests {
     use super::*;
     use crate::tournament::results::GameResult;
+
+    #[test]
+    fn names_in_the_table_are_shown_never_obeyed() {
+        let schedule = Schedule::new(2, PairingMode::RoundRobin, 2, 0).unwrap();
+        let mut st = Standings::new(&schedule, 2, None);
+        for k in 0..2 {
+            st.add(GameResult { game: k, seats: schedule.game(k).seats, winner: None, faults: [Faults::default(); 2] });
+        }
+        let names = ["\u{1b}]0;title\u{7}".to_string(), "b\u{200b}".to_string()];
+        let report = Report::new(&schedule, PairingMode::RoundRobin, &st, &names, &names);
+        let table = report.to_table();
+        assert!(!table.chars().any(|c| c.is_control() && c != '\n' || c == '\u{200b}'), "{table:?}");
+        assert!(table.contains("\\u{1b}]0;title\\u{7} vs b\\u{200b}: 2 games"), "{table}");
+        assert!(table.contains("   1  \\u{1b}]0;title\\u{7}        2"), "{table}");
+        assert!(report.to_json().contains("\\u001b]0;title\\u0007"), "the JSON keeps the name");
+    }
 
     #[test]
     fn a_two_bot_report_as_table_and_json() {

@@ -14,15 +14,23 @@
 //! Each line is written with one `write` call and ends with a newline; a
 //! last line without its newline (the host was killed while writing it) is
 //! cut off on resume and the game played again.
+//!
+//! A results file is read back as untrusted input: it must be a regular
+//! file, each line is read up to [`input::RESULTS_LINE`] (so memory stays
+//! bounded whatever the file holds; the number of lines is not limited),
+//! and every game line must agree with the header: names of its seats, a
+//! winner that is a seat, ticks within the tick cap, no more faults than
+//! ticks. A file is only ever cut back when it is this tournament's.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use lightcycles_core::replay::ReplayConfig;
 use serde::{Deserialize, Serialize};
 
 use super::schedule::{PairingMode, ScheduledGame};
+use crate::input::{self, InputError};
 use crate::match_loop::FaultCounts;
 
 /// The `format` of the header line.
@@ -79,9 +87,9 @@ impl From<FaultCounts> for Faults {
 }
 
 impl Faults {
-    /// All faults.
+    /// All faults (saturating: a count read from a file may be anything).
     pub fn total(&self) -> u32 {
-        self.invalid + self.timeout + self.crash
+        self.invalid.saturating_add(self.timeout).saturating_add(self.crash)
     }
 }
 
@@ -131,11 +139,51 @@ impl GameLine {
     pub fn result(&self) -> GameResult {
         GameResult { game: self.game, seats: self.seats, winner: self.winner, faults: self.faults }
     }
+
+    /// Checks a line read from a file against the file's header: its seats
+    /// are bots of the header under their names, its winner is a seat, its
+    /// ticks are within the tick cap, and no seat has more faults than ticks
+    /// (a bot answers, or fails to, once a tick).
+    pub fn check(&self, header: &Header) -> Result<(), String> {
+        for (seat, &bot) in self.seats.iter().enumerate() {
+            let Some(entry) = header.bots.get(bot) else {
+                return Err(format!("seats[{seat}] = {bot} is not a bot of the header ({} bots)", header.bots.len()));
+            };
+            if self.bots[seat] != entry.name {
+                return Err(format!(
+                    "bots[{seat}] is {:?}, but bot {bot} of the header is {:?}",
+                    crate::view::untrusted::clip(&self.bots[seat], 60),
+                    entry.name
+                ));
+            }
+        }
+        if let Some(winner) = self.winner.filter(|&w| w > 1) {
+            return Err(format!("winner = {winner} is not a seat (0 or 1, or null for a draw)"));
+        }
+        if self.ticks == 0 || self.ticks > header.config.max_ticks {
+            return Err(format!("ticks = {} is outside 1 to {} (the tick cap)", self.ticks, header.config.max_ticks));
+        }
+        for (seat, f) in self.faults.iter().enumerate() {
+            let total = f.invalid as u64 + f.timeout as u64 + f.crash as u64;
+            if total > self.ticks as u64 {
+                return Err(format!("faults[{seat}] count {total} faults in {} ticks", self.ticks));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A results file that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ResultsError {
+    /// Not a file that can be read: a directory, a FIFO, a device.
+    #[error("--results {}: {source}", path.display())]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: InputError,
+    },
     /// Reading or writing failed.
     #[error("--results {}: {source}", path.display())]
     Io {
@@ -185,11 +233,19 @@ pub struct ResultsFile {
 
 impl ResultsFile {
     /// Starts a new results file with `header`. An existing file that holds
-    /// anything is refused, so finished games are never overwritten.
+    /// anything is refused, so finished games are never overwritten; so is
+    /// anything but a regular file (a FIFO would block the host).
     pub fn create(path: &Path, header: &Header) -> Result<ResultsFile, ResultsError> {
         let io = |source| ResultsError::Io { path: path.to_path_buf(), source };
-        if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
-            return Err(ResultsError::Exists { path: path.to_path_buf() });
+        if let Ok(meta) = std::fs::metadata(path) {
+            if !meta.is_file() {
+                let source =
+                    input::open_regular(path, false).err().unwrap_or(InputError::NotAFile { kind: "not a file" });
+                return Err(ResultsError::Input { path: path.to_path_buf(), source });
+            }
+            if meta.len() > 0 {
+                return Err(ResultsError::Exists { path: path.to_path_buf() });
+            }
         }
         let file = OpenOptions::new().create(true).write(true).truncate(true).open(path).map_err(io)?;
         let mut results = ResultsFile { path: path.to_path_buf(), file };
@@ -198,43 +254,58 @@ impl ResultsFile {
     }
 
     /// Opens a results file to continue it: checks its header against
-    /// `header`, hands every finished game to `on_game` in file order, cuts
-    /// off a half-written last line, and leaves the file ready to append.
-    /// A file with no complete header line (killed while starting) is
-    /// started afresh.
+    /// `header`, checks every game line and hands it to `on_game` in file
+    /// order, cuts off a half-written last line, and leaves the file ready to
+    /// append. An empty file, or one holding only the start of this
+    /// tournament's header (killed while starting), is started afresh.
     pub fn resume(
         path: &Path,
         header: &Header,
         mut on_game: impl FnMut(GameLine) -> Result<(), String>,
     ) -> Result<ResultsFile, ResultsError> {
         let io = |source| ResultsError::Io { path: path.to_path_buf(), source };
-        let file = match OpenOptions::new().read(true).write(true).open(path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        let file = match input::open_regular(path, true) {
+            Ok((file, _)) => file,
+            Err(InputError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(ResultsError::Missing { path: path.to_path_buf() })
             }
-            Err(e) => return Err(io(e)),
+            Err(source) => return Err(ResultsError::Input { path: path.to_path_buf(), source }),
         };
         let damaged = |line: u64, problem: String| ResultsError::Damaged { path: path.to_path_buf(), line, problem };
+        let header_line = serde_json::to_string(header).expect("a header serializes") + "\n";
+        let cap = input::RESULTS_LINE.max_bytes;
         let mut reader = BufReader::new(&file);
         let mut buf = Vec::new();
         let mut complete_len = 0u64;
         let mut line_no = 0u64;
         loop {
             buf.clear();
-            let n = reader.read_until(b'\n', &mut buf).map_err(io)?;
-            if n == 0 || buf.last() != Some(&b'\n') {
-                break; // the end, or a half-written last line
+            let n = (&mut reader).take(cap + 1).read_until(b'\n', &mut buf).map_err(io)?;
+            if n == 0 {
+                break;
+            }
+            if buf.last() != Some(&b'\n') {
+                if n as u64 > cap {
+                    return Err(damaged(
+                        line_no + 1,
+                        format!("longer than {}, the most a results line may hold", input::size_text(cap)),
+                    ));
+                }
+                // A last line without its newline: the host was killed while
+                // writing it. A header must be the start of this one's.
+                if line_no == 0 && !header_line.as_bytes().starts_with(&buf) {
+                    return Err(damaged(1, "not a tournament header (and not the start of this one's)".into()));
+                }
+                break;
             }
             line_no += 1;
             let text = std::str::from_utf8(&buf).map_err(|_| damaged(line_no, "not UTF-8 text".into()))?.trim_end();
             if line_no == 1 {
-                let found: serde_json::Value =
-                    serde_json::from_str(text).map_err(|e| damaged(1, format!("not a tournament header: {e}")))?;
-                check_header(path, header, &found)?;
+                check_header(header, text).map_err(|e| e.at(path))?;
             } else {
                 let game: GameLine =
                     serde_json::from_str(text).map_err(|e| damaged(line_no, format!("not a game record: {e}")))?;
+                game.check(header).map_err(|problem| damaged(line_no, problem))?;
                 on_game(game).map_err(|problem| damaged(line_no, problem))?;
             }
             complete_len += n as u64;
@@ -244,7 +315,7 @@ impl ResultsFile {
         results.file.set_len(complete_len).map_err(io)?;
         results.file.seek(SeekFrom::End(0)).map_err(io)?;
         if line_no == 0 {
-            results.write_line(&serde_json::to_string(header).expect("a header serializes"))?;
+            results.write_line(header_line.trim_end())?;
         }
         Ok(results)
     }
@@ -265,44 +336,80 @@ impl ResultsFile {
     }
 }
 
-/// Compares the header found in a file with this tournament's, field by
-/// field, and names every difference.
-fn check_header(path: &Path, expected: &Header, found: &serde_json::Value) -> Result<(), ResultsError> {
-    let expected = serde_json::to_value(expected).expect("a header serializes");
-    let (Some(want), Some(have)) = (expected.as_object(), found.as_object()) else {
-        return Err(ResultsError::Damaged {
-            path: path.to_path_buf(),
-            line: 1,
-            problem: "not a tournament header".into(),
-        });
-    };
-    if have.get("format") != want.get("format") {
-        return Err(ResultsError::Damaged {
-            path: path.to_path_buf(),
-            line: 1,
-            problem: format!("format {} is not {FORMAT:?}", have.get("format").unwrap_or(&serde_json::Value::Null)),
-        });
+/// Why a header line is not this tournament's.
+enum HeaderProblem {
+    /// Not a header at all.
+    Damaged(String),
+    /// Another tournament's: what differs, field by field.
+    Differs(String),
+}
+
+impl HeaderProblem {
+    fn at(self, path: &Path) -> ResultsError {
+        let path = path.to_path_buf();
+        match self {
+            HeaderProblem::Damaged(problem) => ResultsError::Damaged { path, line: 1, problem },
+            HeaderProblem::Differs(differences) => ResultsError::Mismatch { path, differences },
+        }
     }
-    let null = serde_json::Value::Null;
-    let differences: Vec<String> = want
-        .iter()
-        .filter(|(key, value)| have.get(key.as_str()).unwrap_or(&null) != *value)
-        .map(|(key, value)| {
-            let shown = |v: &serde_json::Value| {
-                let s = v.to_string();
-                if s.chars().count() > 120 {
-                    format!("{}…", s.chars().take(120).collect::<String>())
-                } else {
-                    s
-                }
-            };
-            format!("{key} is {} in the file, {} here", shown(have.get(key.as_str()).unwrap_or(&null)), shown(value))
-        })
-        .collect();
+}
+
+/// Compares the header line found in a file with this tournament's, field
+/// by field, and names every difference. The line is read into typed
+/// fields (never into a generic JSON tree, whose memory could be many
+/// times the line's).
+fn check_header(expected: &Header, line: &str) -> Result<(), HeaderProblem> {
+    /// The format alone, the rest skipped: a file of another format says so.
+    #[derive(Deserialize)]
+    struct Format {
+        format: Option<String>,
+    }
+    let format = serde_json::from_str::<Format>(line)
+        .map_err(|e| HeaderProblem::Damaged(format!("not a tournament header: {e}")))?
+        .format;
+    if format.as_deref() != Some(FORMAT) {
+        let shown = format.map_or("missing".to_string(), |f| format!("{:?}", clip(&f)));
+        return Err(HeaderProblem::Damaged(format!("format {shown} is not {FORMAT:?}")));
+    }
+    let found: Header =
+        serde_json::from_str(line).map_err(|e| HeaderProblem::Damaged(format!("not a tournament header: {e}")))?;
+    let mut differences = Vec::new();
+    let mut compare = |key: &str, have: serde_json::Result<String>, want: serde_json::Result<String>, same: bool| {
+        if !same {
+            let (have, want) = (have.expect("a header field serializes"), want.expect("a header field serializes"));
+            differences.push(format!("{key} is {} in the file, {} here", clip(&have), clip(&want)));
+        }
+    };
+    macro_rules! field {
+        ($name:ident) => {
+            compare(
+                stringify!($name),
+                serde_json::to_string(&found.$name),
+                serde_json::to_string(&expected.$name),
+                found.$name == expected.$name,
+            )
+        };
+    }
+    field!(bots);
+    field!(pairing);
+    field!(seed);
+    field!(config);
+    field!(map);
+    field!(time_first_ms);
+    field!(time_ms);
     if differences.is_empty() {
         Ok(())
     } else {
-        Err(ResultsError::Mismatch { path: path.to_path_buf(), differences: differences.join("; ") })
+        Err(HeaderProblem::Differs(differences.join("; ")))
+    }
+}
+
+/// Text cut to 120 characters, with `…` when cut.
+fn clip(s: &str) -> String {
+    if s.chars().count() > 120 {
+        format!("{}…", s.chars().take(120).collect::<String>())
+    } else {
+        s.to_string()
     }
 }
 
@@ -359,7 +466,7 @@ mod tests {
             pairing: 0,
             seed: game / 2,
             seats: if game % 2 == 0 { [0, 1] } else { [1, 0] },
-            bots: ["a".into(), "straight".into()],
+            bots: if game % 2 == 0 { ["a".into(), "straight".into()] } else { ["straight".into(), "a".into()] },
             winner: Some((game % 2) as usize),
             ticks: 10 + game as u32,
             faults: [Faults::default(), Faults { invalid: 1, timeout: 2, crash: 0 }],
@@ -456,5 +563,167 @@ mod tests {
         std::fs::write(&path, format!("{head}\n{good}\n")).unwrap();
         let err = ResultsFile::resume(&path, &header(3), |_| Err("game 0 twice".into())).unwrap_err().to_string();
         assert!(err.contains("line 2: game 0 twice"), "{err}");
+    }
+
+    #[test]
+    fn game_lines_that_disagree_with_the_header_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let head = serde_json::to_string(&header(3)).unwrap();
+        type Spoil = fn(&mut GameLine);
+        let cases: [(Spoil, &str); 7] = [
+            (
+                |g| g.bots[1] = "\u{1b}[2Jstraight".into(),
+                "bots[1] is \"\\u{1b}[2Jstraight\", but bot 1 of the header is \"straight\"",
+            ),
+            (|g| g.seats = [0, 5], "seats[1] = 5 is not a bot of the header (2 bots)"),
+            (|g| g.winner = Some(2), "winner = 2 is not a seat"),
+            (|g| g.ticks = 0, "ticks = 0 is outside 1 to 2000"),
+            (|g| g.ticks = 2001, "ticks = 2001 is outside 1 to 2000"),
+            (|g| g.faults[0].crash = 11, "faults[0] count 11 faults in 10 ticks"),
+            (
+                |g| g.faults[1] = Faults { invalid: u32::MAX, timeout: u32::MAX, crash: u32::MAX },
+                "faults[1] count 12884901885 faults in 10 ticks",
+            ),
+        ];
+        for (spoil, expected) in cases {
+            let mut game = line(0);
+            spoil(&mut game);
+            let text = format!("{head}\n{}\n", serde_json::to_string(&game).unwrap());
+            std::fs::write(&path, &text).unwrap();
+            let err = read_back(&path, &header(3)).unwrap_err().to_string();
+            assert!(err.contains(&format!("line 2: {expected}")), "{err}");
+            assert!(!err.contains('\u{1b}'), "{err:?}");
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "a refused file is left as it was");
+        }
+    }
+
+    #[test]
+    fn a_line_past_the_cap_is_refused_without_reading_it_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let head = serde_json::to_string(&header(3)).unwrap() + "\n";
+        std::fs::write(&path, &head).unwrap();
+        // A sparse 2 GB file of zero bytes after the header: no newline.
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(2 << 30).unwrap();
+        let err = read_back(&path, &header(3)).unwrap_err().to_string();
+        assert!(err.ends_with("line 2: longer than 16 MiB, the most a results line may hold"), "{err}");
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), 2 << 30, "a refused file is not cut");
+        // The same in the first line.
+        file.set_len(0).unwrap();
+        file.set_len(2 << 30).unwrap();
+        let err = read_back(&path, &header(3)).unwrap_err().to_string();
+        assert!(err.ends_with("line 1: longer than 16 MiB, the most a results line may hold"), "{err}");
+    }
+
+    #[test]
+    fn a_first_line_without_newline_is_cut_only_when_it_starts_this_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        std::fs::write(&path, "precious notes, no newline").unwrap();
+        let err = read_back(&path, &header(3)).unwrap_err().to_string();
+        assert!(err.contains("line 1: not a tournament header (and not the start of this one's)"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious notes, no newline");
+        // Another tournament's header, half written, is not this one's start.
+        let other = serde_json::to_string(&header(4)).unwrap();
+        std::fs::write(&path, &other[..other.len() - 3]).unwrap();
+        assert!(read_back(&path, &header(3)).is_err());
+    }
+
+    #[test]
+    fn headers_of_any_shape_are_refused_in_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let deep = format!("{{\"format\":\"lightcycles-tournament/1\",\"bots\":{}\n", "[".repeat(100_000));
+        let closed = format!(
+            "{{\"format\":\"lightcycles-tournament/1\",\"bots\":{}{}}}\n",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        let cases = [
+            (
+                "[1, 2]\n".to_string(),
+                "line 1: not a tournament header: invalid type: integer `1`, expected a string at line 1 column 2",
+            ),
+            (
+                "{\"format\": 7}\n".to_string(),
+                "line 1: not a tournament header: invalid type: integer `7`, expected a string",
+            ),
+            ("{}\n".to_string(), "line 1: format missing is not \"lightcycles-tournament/1\""),
+            (deep, "line 1: not a tournament header: EOF while parsing a list at line 1 column 100044"),
+            (closed, "line 1: not a tournament header: invalid type: sequence, expected a string at line 1 column 46"),
+            ("\u{feff}{}\n".to_string(), "line 1: not a tournament header: expected value"),
+            (
+                "{\"format\":\"lightcycles-tournament/1\",\"seed\":-1}\n".to_string(),
+                "line 1: not a tournament header: invalid value: integer `-1`, expected u64",
+            ),
+            ("{\"format\":\"lightcycles-tournament/1\",\"seed\":1e400}\n".to_string(), "number out of range at line 1"),
+            (
+                "{\"format\":\"lightcycles-tournament/1\"}\n".to_string(),
+                "line 1: not a tournament header: missing field `bots`",
+            ),
+        ];
+        for (text, expected) in cases {
+            std::fs::write(&path, &text).unwrap();
+            let err = read_back(&path, &header(3)).unwrap_err().to_string();
+            assert!(err.contains(expected), "{expected} not in {err}");
+        }
+        let mut seed = serde_json::to_value(header(3)).unwrap();
+        seed["seed"] = (-1).into();
+        std::fs::write(&path, format!("{seed}\n")).unwrap();
+        let err = read_back(&path, &header(3)).unwrap_err().to_string();
+        assert!(err.contains("invalid value: integer `-1`, expected u64"), "{err}");
+        std::fs::write(&path, b"\xff\xfe\n").unwrap();
+        let err = read_back(&path, &header(3)).unwrap_err().to_string();
+        assert!(err.contains("line 1: not UTF-8 text"), "{err}");
+    }
+
+    #[test]
+    fn only_regular_files_hold_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = read_back(dir.path(), &header(3)).unwrap_err().to_string();
+        assert!(err.ends_with("is a directory, not a file to read"), "{err}");
+        let err = ResultsFile::create(dir.path(), &header(3)).unwrap_err().to_string();
+        assert!(err.ends_with("is a directory, not a file to read"), "{err}");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        /// Any damage to a results file is read back, or refused naming a
+        /// line or the header fields that differ, never a panic; a refused file is left as it was, and one
+        /// read back keeps its whole lines.
+        #[test]
+        fn damaged_results_files_are_read_or_refused(
+            edits in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), proptest::prelude::any::<u8>()), 0..4),
+            cut in 0usize..400,
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("r.jsonl");
+            let mut file = ResultsFile::create(&path, &header(3)).unwrap();
+            for g in 0..4 {
+                file.append(&line(g)).unwrap();
+            }
+            drop(file);
+            let mut bytes = std::fs::read(&path).unwrap();
+            for (at, byte) in &edits {
+                let at = at.index(bytes.len());
+                bytes[at] = *byte;
+            }
+            bytes.truncate(bytes.len().saturating_sub(cut));
+            std::fs::write(&path, &bytes).unwrap();
+            match read_back(&path, &header(3)) {
+                Ok(games) => {
+                    let kept = std::fs::read(&path).unwrap();
+                    proptest::prop_assert!(bytes.starts_with(&kept));
+                    proptest::prop_assert!(kept.is_empty() || kept.ends_with(b"\n"));
+                    proptest::prop_assert!(games.len() <= 4);
+                }
+                Err(e) => {
+                    proptest::prop_assert!(matches!(e, ResultsError::Damaged { .. } | ResultsError::Mismatch { .. }), "{}", e);
+                    proptest::prop_assert_eq!(std::fs::read(&path).unwrap(), bytes);
+                }
+            }
+        }
     }
 }

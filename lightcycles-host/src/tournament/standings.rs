@@ -160,9 +160,9 @@ impl Standings {
         self.bots[b].games.add(score_a.flipped());
         for (seat, bot) in game.seats.iter().enumerate() {
             let f = &mut self.bots[*bot].faults;
-            f.invalid += game.faults[seat].invalid;
-            f.timeout += game.faults[seat].timeout;
-            f.crash += game.faults[seat].crash;
+            f.invalid = f.invalid.saturating_add(game.faults[seat].invalid);
+            f.timeout = f.timeout.saturating_add(game.faults[seat].timeout);
+            f.crash = f.crash.saturating_add(game.faults[seat].crash);
         }
         let outcome = match score_a {
             GameScore::Win => Outcomes::WIN,
