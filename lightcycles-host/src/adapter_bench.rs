@@ -26,6 +26,7 @@ use crate::bot::log::LogPlace;
 use crate::bot::plugin_c::CPluginFactory;
 use crate::bot::plugin_rust::RustPluginFactory;
 use crate::bot::python::PythonFactory;
+use crate::bot::sandbox::Sandbox;
 use crate::bot::subprocess::CommandFactory;
 use crate::bot::tron2010::Tron2010Factory;
 use crate::bot::{Bot, BotContext, BotFactory, Reply, Turn};
@@ -83,7 +84,7 @@ fn subjects(dir: &std::path::Path) -> Vec<Subject> {
     let main = dir.join("main.py");
     let python = std::fs::write(&main, "def get_move(obs):\n    return 'N'\n")
         .map_err(|e| e.to_string())
-        .and_then(|()| PythonFactory::new(&main, None::<LogPlace>));
+        .and_then(|()| PythonFactory::new(&main, None::<LogPlace>, Sandbox::default()));
     let perl = r#"perl -ne 'BEGIN { $| = 1 } if (!$left) { (undef, $left) = split } elsif (!--$left) { print "1\n" }'"#;
     vec![
         ("none (built-in bot)", "builtin:straight", Ok(Box::new(Builtin::Straight))),
@@ -101,13 +102,17 @@ fn subjects(dir: &std::path::Path) -> Vec<Subject> {
         (
             "JSON-lines subprocess",
             "cmd:perl answering N",
-            Ok(Box::new(CommandFactory { command: r#"perl -ne 'BEGIN { $| = 1 } print "N\n"'"#.into(), log: None })),
+            Ok(Box::new(CommandFactory {
+                command: r#"perl -ne 'BEGIN { $| = 1 } print "N\n"'"#.into(),
+                log: None,
+                sandbox: Sandbox::default(),
+            })),
         ),
         ("CodeClash Python adapter", "main.py returning 'N'", python.map(|f| Box::new(f) as Box<dyn BotFactory>)),
         (
             "2010 protocol",
             "tron2010:perl answering 1",
-            Ok(Box::new(Tron2010Factory { command: perl.into(), log: None })),
+            Ok(Box::new(Tron2010Factory { command: perl.into(), log: None, sandbox: Sandbox::default() })),
         ),
     ]
 }

@@ -26,6 +26,12 @@ pub trait Brain: Send + 'static {
     fn choose(&mut self, obs: &Observation, limit: Duration, log: &BotLog) -> Reply;
 }
 
+impl Brain for Box<dyn Brain> {
+    fn choose(&mut self, obs: &Observation, limit: Duration, log: &BotLog) -> Reply {
+        (**self).choose(obs, limit, log)
+    }
+}
+
 struct Request {
     seq: u64,
     obs: Observation,
