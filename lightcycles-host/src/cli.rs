@@ -700,7 +700,7 @@ fn tournament(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure>
     };
     let report = tournament::run::<DefaultEngine>(&t).map_err(|e| bad_input(e.to_string()))?;
     if let Some(path) = &args.report {
-        std::fs::write(path, report.to_json() + "\n")
+        run::write_whole(path, (report.to_json() + "\n").as_bytes())
             .map_err(|e| bad_input(format!("--report {}: cannot write: {e}", path.display())))?;
     }
     write_out(out, &report.to_table()).map_err(stdout_failure)

@@ -137,11 +137,19 @@ pub fn replay_path(dir: &Path, game: u64) -> PathBuf {
 /// Writes a replay to `path` through a temporary file in the same
 /// directory and a rename, so that no reader ever sees half a file.
 pub fn write_replay(path: &Path, replay: &Replay) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut file = tempfile::Builder::new().prefix(".sim_").suffix(".json.tmp").tempfile_in(dir)?;
     let mut json = replay.to_json();
     json.push('\n');
-    file.write_all(json.as_bytes())?;
+    write_whole(path, json.as_bytes())
+}
+
+/// Writes `contents` to `path` through a temporary file in the same
+/// directory (`.NAME.tmp…`) and a rename: a reader, or a run killed at any
+/// moment, sees the old file or the whole new one, never half of it.
+pub fn write_whole(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let mut file = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir)?;
+    file.write_all(contents)?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
