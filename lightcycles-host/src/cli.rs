@@ -521,7 +521,9 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Bench(args) => {
             let time = std::time::Duration::from_millis(args.measure_ms);
             crate::bench::run(out, time).map_err(stdout_failure)?;
-            let figures = crate::adapter_bench::measure_with(crate::adapter_bench::Budget::Time(time));
+            let host = std::env::current_exe().ok();
+            let figures =
+                crate::adapter_bench::measure_hosted(crate::adapter_bench::Budget::Time(time), host.as_deref());
             let text = format!(
                 "\nBot adapters: the time of one tick through each, against a bot that answers at once \
                  (48 × 36):\n\n{}",

@@ -74,7 +74,18 @@ impl IsolatedFactory {
     /// A factory for the plugin at `path`, checked once by loading it in a
     /// child process under the limits of `sandbox`.
     pub fn new(path: &Path, log: Option<LogPlace>, sandbox: Sandbox) -> Result<IsolatedFactory, String> {
-        let program = plugin_host_program()?;
+        IsolatedFactory::with_program(&plugin_host_program()?, path, log, sandbox)
+    }
+
+    /// [`IsolatedFactory::new`], with `program` (a `lightcycles` binary) as
+    /// the plugin host.
+    pub fn with_program(
+        program: &Path,
+        path: &Path,
+        log: Option<LogPlace>,
+        sandbox: Sandbox,
+    ) -> Result<IsolatedFactory, String> {
+        let program = program.to_path_buf();
         let path = std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))?;
         check(&program, &path, &sandbox)?;
         Ok(IsolatedFactory { program, path, log, sandbox })
