@@ -8,7 +8,8 @@
 //! be killed; it is asked nothing more and answers `timeout` from then on.
 //! A plugin that aborts, faults (a segfault) or exits takes the host with
 //! it; one that writes to stdout writes into the host's output. Run code
-//! you do not trust as a process (`cmd:`) instead.
+//! you do not trust as a process: `cmd:`, or the plugin under `--isolate`
+//! ([`super::isolated`]).
 
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
