@@ -9,7 +9,10 @@
 //! `perl` that answers `N` to every line (JSON lines: the host's JSON and
 //! pipes, and a program that reads a line and answers), a CodeClash `main.py` whose `get_move` returns `"N"`
 //! (the adapter decodes every observation in Python), and a 2010 bot in
-//! `perl` that answers `1` after each board.
+//! `perl` that answers `1` after each board. With a plugin host program
+//! (the `lightcycles` binary) and a C compiler (`cc`), also a C plugin that
+//! answers 0 under `--isolate`: built here from a few lines of C, loaded by
+//! a child process of that program.
 
 // A C plugin table is built here, in Rust, to time the C plugin adapter.
 #![allow(unsafe_code)]
@@ -22,10 +25,12 @@ use lightcycles_ffi::{LcBotV1, LcObservation, LC_BOT_ABI_VERSION};
 use lightcycles_plugin::{module_of, Dir, PluginBot, View};
 
 use crate::bot::builtin::Builtin;
+use crate::bot::isolated::IsolatedFactory;
 use crate::bot::log::LogPlace;
 use crate::bot::plugin_c::CPluginFactory;
 use crate::bot::plugin_rust::RustPluginFactory;
 use crate::bot::python::PythonFactory;
+use crate::bot::sandbox::Sandbox;
 use crate::bot::subprocess::CommandFactory;
 use crate::bot::tron2010::Tron2010Factory;
 use crate::bot::{Bot, BotContext, BotFactory, Reply, Turn};
@@ -78,14 +83,49 @@ static C_TABLE: LcBotV1 = LcBotV1 {
 /// An adapter to measure: its name, the bot behind it, and how to make it.
 type Subject = (&'static str, &'static str, Result<Box<dyn BotFactory>, String>);
 
-/// The adapters measured, with the bot behind each.
-fn subjects(dir: &std::path::Path) -> Vec<Subject> {
+/// A C plugin that answers 0 (N) at once, for the isolated row; the table
+/// is declared as `include/lightcycles.h` declares it.
+const C_PLUGIN: &str = r#"
+#include <stdint.h>
+typedef struct { uint32_t struct_size; uint32_t abi_version; const char *name;
+    void *(*create)(const void *, uint64_t); int32_t (*choose)(void *, const void *);
+    void (*destroy)(void *); } Table;
+static int state;
+static void *create(const void *first, uint64_t seed) { (void)first; (void)seed; return &state; }
+static int32_t choose(void *bot, const void *obs) { (void)bot; (void)obs; return 0; }
+static void destroy(void *bot) { (void)bot; }
+static const Table TABLE = { sizeof(Table), 1, "instant", create, choose, destroy };
+const Table *lightcycles_bot_v1(void) { return &TABLE; }
+"#;
+
+/// The isolated C plugin adapter: the plugin built with `cc` in `dir`,
+/// hosted by `host`.
+fn isolated(dir: &std::path::Path, host: &std::path::Path) -> Result<Box<dyn BotFactory>, String> {
+    let source = dir.join("instant.c");
+    let library = dir.join("libinstant.so");
+    std::fs::write(&source, C_PLUGIN).map_err(|e| e.to_string())?;
+    let built = std::process::Command::new("cc")
+        .args(["-O2", "-fPIC", "-shared", "-o"])
+        .arg(&library)
+        .arg(&source)
+        .output()
+        .map_err(|e| format!("cannot run cc: {e}"))?;
+    if !built.status.success() {
+        return Err(format!("cc failed: {}", String::from_utf8_lossy(&built.stderr).trim()));
+    }
+    let factory = IsolatedFactory::with_program(host, &library, None, Sandbox::default())?;
+    Ok(Box::new(factory))
+}
+
+/// The adapters measured, with the bot behind each; the isolated plugin
+/// only with a plugin host program.
+fn subjects(dir: &std::path::Path, host: Option<&std::path::Path>) -> Vec<Subject> {
     let main = dir.join("main.py");
     let python = std::fs::write(&main, "def get_move(obs):\n    return 'N'\n")
         .map_err(|e| e.to_string())
-        .and_then(|()| PythonFactory::new(&main, None::<LogPlace>));
+        .and_then(|()| PythonFactory::new(&main, None::<LogPlace>, Sandbox::default()));
     let perl = r#"perl -ne 'BEGIN { $| = 1 } if (!$left) { (undef, $left) = split } elsif (!--$left) { print "1\n" }'"#;
-    vec![
+    let mut subjects: Vec<Subject> = vec![
         ("none (built-in bot)", "builtin:straight", Ok(Box::new(Builtin::Straight))),
         (
             "in-process Rust plugin",
@@ -101,15 +141,23 @@ fn subjects(dir: &std::path::Path) -> Vec<Subject> {
         (
             "JSON-lines subprocess",
             "cmd:perl answering N",
-            Ok(Box::new(CommandFactory { command: r#"perl -ne 'BEGIN { $| = 1 } print "N\n"'"#.into(), log: None })),
+            Ok(Box::new(CommandFactory {
+                command: r#"perl -ne 'BEGIN { $| = 1 } print "N\n"'"#.into(),
+                log: None,
+                sandbox: Sandbox::default(),
+            })),
         ),
         ("CodeClash Python adapter", "main.py returning 'N'", python.map(|f| Box::new(f) as Box<dyn BotFactory>)),
         (
             "2010 protocol",
             "tron2010:perl answering 1",
-            Ok(Box::new(Tron2010Factory { command: perl.into(), log: None })),
+            Ok(Box::new(Tron2010Factory { command: perl.into(), log: None, sandbox: Sandbox::default() })),
         ),
-    ]
+    ];
+    if let Some(host) = host {
+        subjects.insert(3, ("isolated C plugin (--isolate)", "C plugin that answers 0 (N)", isolated(dir, host)));
+    }
+    subjects
 }
 
 /// How long to measure each adapter.
@@ -149,8 +197,14 @@ fn time_ticks(bot: &mut dyn Bot, position: &Position, budget: Budget) -> Result<
 
 /// Measures every adapter for `budget` on the default 48 × 36 board.
 /// An adapter that cannot run here (no `python3`, no `perl`) gives an
-/// error naming it.
+/// error naming it. No isolated plugin: see [`measure_hosted`].
 pub fn measure_with(budget: Budget) -> Vec<Result<AdapterFigure, String>> {
+    measure_hosted(budget, None)
+}
+
+/// [`measure_with`], and a C plugin under `--isolate` hosted by `host` (the
+/// `lightcycles` binary) when one is given.
+pub fn measure_hosted(budget: Budget, host: Option<&std::path::Path>) -> Vec<Result<AdapterFigure, String>> {
     let dir = match tempfile::tempdir() {
         Ok(dir) => dir,
         Err(e) => return vec![Err(format!("no temporary folder: {e}"))],
@@ -158,7 +212,7 @@ pub fn measure_with(budget: Budget) -> Vec<Result<AdapterFigure, String>> {
     let game = Game::seeded(&Config::default(), 0).expect("the default board");
     let position = game.position();
     let ctx = BotContext { game: 0, seat: 0, players: 2, seed: 0 };
-    subjects(dir.path())
+    subjects(dir.path(), host)
         .into_iter()
         .map(|(adapter, bot, factory)| {
             let factory = factory.map_err(|e| format!("{adapter}: {e}"))?;

@@ -17,10 +17,11 @@ use lightcycles_core::{Answer, Config, ConfigError, FaultPolicy};
 
 use crate::bot::builtin::Builtin;
 use crate::bot::log::{LogPlace, LOGS_DIR};
+use crate::bot::sandbox::Sandbox;
 use crate::match_loop::{DefaultEngine, Limits, MapFile};
 use crate::report::{self, Tally};
 use crate::run::{self, Entrant, RunError, RunOptions};
-use crate::spec::{self, BotSpec};
+use crate::spec::{self, BotSpec, Hosting};
 use crate::stats::Sprt;
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::schedule::{PairingMode, Schedule};
@@ -62,6 +63,82 @@ pub enum Command {
     /// per-tick cost of each bot adapter, and print the performance tables
     /// of the README (takes about half a minute).
     Bench(BenchArgs),
+    /// Internal: host one bot of a native plugin for `--isolate`.
+    #[command(name = "__plugin-host", hide = true)]
+    PluginHost(PluginHostArgs),
+}
+
+/// Arguments of the internal `__plugin-host` command.
+#[derive(Debug, Args)]
+pub struct PluginHostArgs {
+    /// The plugin library.
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+    /// Only load the plugin and check its interface.
+    #[arg(long)]
+    pub check: bool,
+    /// The game number.
+    #[arg(long, default_value_t = 0)]
+    pub game: u64,
+    /// The bot's seat.
+    #[arg(long, default_value_t = 0)]
+    pub seat: usize,
+    /// Players in the game.
+    #[arg(long, default_value_t = 2)]
+    pub players: usize,
+    /// The game's seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// How bots are hosted: resource limits of bot processes and plugin
+/// isolation. Flags shared by `play` and `tournament`.
+#[derive(Clone, Debug, Args)]
+pub struct HostingArgs {
+    /// Address-space limit of each bot process, in MiB (0: none).
+    #[arg(long = "bot-memory-mb", value_name = "MB", default_value_t = crate::bot::sandbox::DEFAULT_MEMORY_MB)]
+    pub bot_memory_mb: u64,
+    /// Processes a bot may start beside the ones its user already runs
+    /// (RLIMIT_NPROC; not applied under root; 0: none).
+    #[arg(long = "bot-processes", value_name = "N", default_value_t = crate::bot::sandbox::DEFAULT_PROCESSES)]
+    pub bot_processes: u64,
+    /// Run each native plugin in a child process of its own, so that a crash,
+    /// an endless loop or a memory bomb is a fault of that bot only
+    /// (default in `tournament`).
+    #[arg(long, conflicts_with = "in_process")]
+    pub isolate: bool,
+    /// Load native plugins into the host itself: faster, but a plugin that
+    /// crashes takes the host with it (default in `play`).
+    #[arg(long = "in-process")]
+    pub in_process: bool,
+}
+
+impl HostingArgs {
+    /// The hosting these flags ask for; plugins are isolated unless a flag
+    /// says otherwise when `isolate_by_default`.
+    pub fn hosting(&self, isolate_by_default: bool) -> Hosting {
+        Hosting {
+            sandbox: Sandbox { memory_mb: self.bot_memory_mb, processes: self.bot_processes },
+            isolate: self.isolate || (isolate_by_default && !self.in_process),
+        }
+    }
+
+    /// These flags as `lightcycles play` takes them, for a run hosted as
+    /// `hosting`, leaving out those at their defaults (and `--isolate` when
+    /// no bot is a plugin).
+    pub fn to_flags(hosting: &Hosting, plugins: bool) -> Vec<String> {
+        let mut flags = Vec::new();
+        if hosting.sandbox.memory_mb != crate::bot::sandbox::DEFAULT_MEMORY_MB {
+            flags.extend(["--bot-memory-mb".to_string(), hosting.sandbox.memory_mb.to_string()]);
+        }
+        if hosting.sandbox.processes != crate::bot::sandbox::DEFAULT_PROCESSES {
+            flags.extend(["--bot-processes".to_string(), hosting.sandbox.processes.to_string()]);
+        }
+        if hosting.isolate && plugins {
+            flags.push("--isolate".to_string());
+        }
+        flags
+    }
 }
 
 /// Arguments of `lightcycles bench`.
@@ -134,6 +211,9 @@ pub struct PlayArgs {
     /// Draw each game in the terminal as it runs (one game at a time: -j 1).
     #[arg(long)]
     pub watch: bool,
+    /// Resource limits and plugin isolation.
+    #[command(flatten)]
+    pub hosting: HostingArgs,
 }
 
 /// Arguments of `lightcycles tournament`.
@@ -184,6 +264,9 @@ pub struct TournamentArgs {
     /// Board, rules and time limits.
     #[command(flatten)]
     pub board: BoardArgs,
+    /// Resource limits and plugin isolation.
+    #[command(flatten)]
+    pub hosting: HostingArgs,
 }
 
 /// The board, rules and time limits of every game: flags shared by `play`
@@ -435,10 +518,20 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Tournament(args) => tournament(&args, out),
         Command::Map(args) => map(&args, out),
         Command::View(args) => view_page(&args, out),
+        Command::PluginHost(args) => {
+            let ctx =
+                crate::bot::BotContext { game: args.game, seat: args.seat, players: args.players, seed: args.seed };
+            match crate::bot::isolated::serve(&args.path, ctx, args.check) {
+                code if code == ExitCode::SUCCESS => Ok(()),
+                _ => Err(Failure { code: 2, message: String::new() }),
+            }
+        }
         Command::Bench(args) => {
             let time = std::time::Duration::from_millis(args.measure_ms);
             crate::bench::run(out, time).map_err(stdout_failure)?;
-            let figures = crate::adapter_bench::measure_with(crate::adapter_bench::Budget::Time(time));
+            let host = std::env::current_exe().ok();
+            let figures =
+                crate::adapter_bench::measure_hosted(crate::adapter_bench::Budget::Time(time), host.as_deref());
             let text = format!(
                 "\nBot adapters: the time of one tick through each, against a bot that answers at once \
                  (48 × 36):\n\n{}",
@@ -499,6 +592,11 @@ pub fn entrants(args: &[String]) -> Result<Vec<Entrant>, SpecError> {
 /// The entrants of a run from the bot arguments, each bot process logging
 /// to `log_dir/<game>-<seat>-<name>.log` when a folder is given.
 pub fn entrants_logged(args: &[String], log_dir: Option<&Path>) -> Result<Vec<Entrant>, SpecError> {
+    entrants_hosted(args, log_dir, &Hosting::default())
+}
+
+/// [`entrants_logged`], with bots hosted as `hosting` says.
+pub fn entrants_hosted(args: &[String], log_dir: Option<&Path>, hosting: &Hosting) -> Result<Vec<Entrant>, SpecError> {
     let specs = args.iter().map(|a| BotSpec::parse(a)).collect::<Result<Vec<_>, _>>()?;
     let names = spec::display_names(&specs);
     specs
@@ -506,9 +604,14 @@ pub fn entrants_logged(args: &[String], log_dir: Option<&Path>) -> Result<Vec<En
         .zip(names)
         .map(|(spec, name)| {
             let log = log_dir.map(|dir| LogPlace { dir: dir.to_path_buf(), name: name.clone() });
-            Ok(Entrant { name, factory: spec.factory_logged(log)? })
+            Ok(Entrant { name, factory: spec.factory_hosted(log, hosting)? })
         })
         .collect()
+}
+
+/// Whether any of the bot arguments is a native plugin.
+fn has_plugin(args: &[String]) -> bool {
+    args.iter().any(|a| BotSpec::parse(a).is_ok_and(|s| matches!(s.kind, spec::BotKind::Plugin(_))))
 }
 
 /// Refuses a bot whose kind cannot ride in a game of `players` players.
@@ -528,7 +631,8 @@ fn check_players(args: &[String], players: usize) -> Result<(), Failure> {
 
 fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
-    let entrants = entrants_logged(&args.bots, log_dir.as_deref()).map_err(|e| bad_input(e.to_string()))?;
+    let hosting = args.hosting.hosting(false);
+    let entrants = entrants_hosted(&args.bots, log_dir.as_deref(), &hosting).map_err(|e| bad_input(e.to_string()))?;
     let players = entrants.len() as u32;
     check_players(&args.bots, entrants.len())?;
     let (config, map_file) = args.board.config(players)?;
@@ -566,7 +670,8 @@ fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
 
 fn tournament(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
-    let entrants = entrants_logged(&args.bots, log_dir.as_deref()).map_err(|e| bad_input(e.to_string()))?;
+    let hosting = args.hosting.hosting(true);
+    let entrants = entrants_hosted(&args.bots, log_dir.as_deref(), &hosting).map_err(|e| bad_input(e.to_string()))?;
     let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| bad_input(e.to_string()))?;
     if sprt.is_some() && entrants.len() != 2 {
         return Err(bad_input(format!("--sprt compares two bots, but {} were given", entrants.len())));
@@ -599,7 +704,7 @@ fn tournament(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure>
         sprt,
         results: args.results.clone(),
         resume: args.resume,
-        replay_flags: args.board.to_flags(),
+        replay_flags: [args.board.to_flags(), HostingArgs::to_flags(&hosting, has_plugin(&args.bots))].concat(),
         progress,
     };
     let report = tournament::run::<DefaultEngine>(&t).map_err(|e| bad_input(e.to_string()))?;

@@ -16,9 +16,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::bot::builtin::Builtin;
+use crate::bot::isolated::IsolatedFactory;
 use crate::bot::log::LogPlace;
 use crate::bot::plugin;
 use crate::bot::python::PythonFactory;
+use crate::bot::sandbox::Sandbox;
 use crate::bot::subprocess::CommandFactory;
 use crate::bot::tron2010::Tron2010Factory;
 use crate::bot::BotFactory;
@@ -171,17 +173,40 @@ impl BotSpec {
     /// The factory that makes this bot for each game, writing the logs of a
     /// bot process to `log` (a run's log folder and the bot's display name),
     /// or why this build cannot play it. Files are checked here, once, so a
-    /// missing bot stops a run before its first game.
+    /// missing bot stops a run before its first game. Bot processes get the
+    /// default limits; plugins run in-process.
     pub fn factory_logged(&self, log: Option<LogPlace>) -> Result<Arc<dyn BotFactory>, SpecError> {
+        self.factory_hosted(log, &Hosting::default())
+    }
+
+    /// [`BotSpec::factory_logged`], with bot processes under the limits of
+    /// `hosting` and plugins isolated in a process of their own when it
+    /// says so.
+    pub fn factory_hosted(&self, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, SpecError> {
         let unusable = |reason: String| SpecError::Unusable { arg: self.arg.clone(), reason };
+        let sandbox = hosting.sandbox;
         match &self.kind {
             BotKind::Builtin(b) => Ok(Arc::new(*b)),
-            BotKind::Command(command) => Ok(Arc::new(CommandFactory { command: command.clone(), log })),
-            BotKind::Tron2010(command) => Ok(Arc::new(Tron2010Factory { command: command.clone(), log })),
-            BotKind::Python(path) => Ok(Arc::new(PythonFactory::new(path, log).map_err(unusable)?)),
+            BotKind::Command(command) => Ok(Arc::new(CommandFactory { command: command.clone(), log, sandbox })),
+            BotKind::Tron2010(command) => Ok(Arc::new(Tron2010Factory { command: command.clone(), log, sandbox })),
+            BotKind::Python(path) => Ok(Arc::new(PythonFactory::new(path, log, sandbox).map_err(unusable)?)),
+            BotKind::Plugin(path) if hosting.isolate => {
+                Ok(Arc::new(IsolatedFactory::new(path, log, sandbox).map_err(unusable)?))
+            }
             BotKind::Plugin(path) => plugin::factory(path, log).map_err(unusable),
         }
     }
+}
+
+/// How the bots of a run are hosted: the limits of every bot process, and
+/// whether native plugins run in a process of their own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Hosting {
+    /// The limits of every bot process.
+    pub sandbox: Sandbox,
+    /// Run each native plugin in a child process of the host's binary
+    /// (`--isolate`) rather than in the host.
+    pub isolate: bool,
 }
 
 impl fmt::Display for BotSpec {

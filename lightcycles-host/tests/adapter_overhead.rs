@@ -10,7 +10,11 @@
 #[ignore = "a measurement: run with --ignored --nocapture"]
 fn adapter_overhead_per_tick() {
     let ticks = std::env::var("LIGHTCYCLES_BENCH_TICKS").ok().and_then(|t| t.parse().ok()).unwrap_or(2000);
-    let figures = lightcycles_host::adapter_bench::measure(ticks);
+    let host = std::path::Path::new(env!("CARGO_BIN_EXE_lightcycles"));
+    let figures = lightcycles_host::adapter_bench::measure_hosted(
+        lightcycles_host::adapter_bench::Budget::Ticks(ticks),
+        Some(host),
+    );
     println!("{} ticks each on the default 48 × 36 board:", ticks);
     print!("{}", lightcycles_host::adapter_bench::table(&figures));
     assert!(figures.iter().all(Result::is_ok));

@@ -8,7 +8,8 @@
 //! be killed; it is asked nothing more and answers `timeout` from then on.
 //! A plugin that aborts, faults (a segfault) or exits takes the host with
 //! it; one that writes to stdout writes into the host's output. Run code
-//! you do not trust as a process (`cmd:`) instead.
+//! you do not trust as a process: `cmd:`, or the plugin under `--isolate`
+//! ([`super::isolated`]).
 
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
@@ -24,6 +25,12 @@ pub trait Brain: Send + 'static {
     /// The answer to one observation, due within `limit`. Called on the
     /// bot's thread only, one observation at a time.
     fn choose(&mut self, obs: &Observation, limit: Duration, log: &BotLog) -> Reply;
+}
+
+impl Brain for Box<dyn Brain> {
+    fn choose(&mut self, obs: &Observation, limit: Duration, log: &BotLog) -> Reply {
+        (**self).choose(obs, limit, log)
+    }
 }
 
 struct Request {

@@ -30,6 +30,7 @@
 
 pub mod builtin;
 pub mod in_process;
+pub mod isolated;
 pub mod lines;
 pub mod log;
 pub mod plugin;
@@ -37,6 +38,7 @@ pub mod plugin_c;
 pub mod plugin_rust;
 pub mod process;
 pub mod python;
+pub mod sandbox;
 pub mod search;
 pub mod space;
 pub mod subprocess;

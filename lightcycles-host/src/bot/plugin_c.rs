@@ -30,6 +30,7 @@ use lightcycles_ffi::{plugin::check_table, LcBotEntryFn, LcBotV1, ObservationBuf
 use super::builtin::bot_seed;
 use super::in_process::{Brain, ThreadBot};
 use super::log::{BotLog, LogPlace};
+use super::plugin::BrainSource;
 use super::{Bot, BotContext, BotError, BotFactory, Reply};
 
 /// A loaded C plugin: the library, kept loaded while any bot of it lives,
@@ -109,13 +110,22 @@ impl CPluginFactory {
     }
 }
 
+impl BrainSource for CPluginFactory {
+    fn brain(&self, ctx: &BotContext) -> Box<dyn Brain> {
+        Box::new(CBrain {
+            plugin: Arc::clone(&self.plugin),
+            bot: None,
+            failed: false,
+            seed: bot_seed(ctx.seed, ctx.seat),
+        })
+    }
+}
+
 impl BotFactory for CPluginFactory {
     fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
         let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
-        let brain =
-            CBrain { plugin: Arc::clone(&self.plugin), bot: None, failed: false, seed: bot_seed(ctx.seed, ctx.seat) };
         let name = self.path.file_stem().map_or_else(|| "plugin".into(), |s| s.to_string_lossy().into_owned());
-        Ok(Box::new(ThreadBot::start(brain, &name, log)?))
+        Ok(Box::new(ThreadBot::start(self.brain(ctx), &name, log)?))
     }
 }
 

@@ -26,6 +26,7 @@ use lightcycles_plugin::{BotHandle, BotModuleRef, PluginPlayer, View};
 use super::builtin::bot_seed;
 use super::in_process::{Brain, ThreadBot};
 use super::log::{BotLog, LogPlace};
+use super::plugin::BrainSource;
 use super::{Bot, BotContext, BotError, BotFactory, Reply};
 
 /// The plugin interface version this host loads: the major version of
@@ -92,19 +93,24 @@ impl RustPluginFactory {
     }
 }
 
-impl BotFactory for RustPluginFactory {
-    fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
-        let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
-        let brain = RustBrain {
+impl BrainSource for RustPluginFactory {
+    fn brain(&self, ctx: &BotContext) -> Box<dyn Brain> {
+        Box::new(RustBrain {
             module: self.module,
             bot: None,
             failed: false,
             seed: bot_seed(ctx.seed, ctx.seat),
             players: Vec::new(),
             grid: Vec::new(),
-        };
+        })
+    }
+}
+
+impl BotFactory for RustPluginFactory {
+    fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
+        let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
         let name = self.path.file_stem().map_or_else(|| "plugin".into(), |s| s.to_string_lossy().into_owned());
-        Ok(Box::new(ThreadBot::start(brain, &name, log)?))
+        Ok(Box::new(ThreadBot::start(self.brain(ctx), &name, log)?))
     }
 }
 

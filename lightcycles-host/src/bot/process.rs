@@ -35,7 +35,8 @@ use rustix::process::{
 
 use super::lines::{pump_lines, Output, ANSWER_LINE_CAP};
 use super::log::BotLog;
-use super::{Asked, BotError, Reply};
+use super::sandbox::Sandbox;
+use super::{Asked, Bot, BotError, Reply, Turn};
 use std::os::unix::process::CommandExt;
 
 /// How long a bot has to end after SIGTERM before its group gets SIGKILL.
@@ -109,9 +110,17 @@ pub struct BotProcess {
 
 impl BotProcess {
     /// Starts `command` in a new process group with piped stdin and stdout
-    /// and stderr copied to `log` (or discarded). Lines of its stdout are
-    /// kept up to `line_cap` bytes. `what` names the bot in errors.
-    pub fn spawn(mut command: Command, line_cap: usize, log: BotLog, what: &str) -> Result<BotProcess, BotError> {
+    /// and stderr copied to `log` (or discarded), under the limits of
+    /// `sandbox`. Lines of its stdout are kept up to `line_cap` bytes.
+    /// `what` names the bot in errors.
+    pub fn spawn(
+        mut command: Command,
+        sandbox: &Sandbox,
+        line_cap: usize,
+        log: BotLog,
+        what: &str,
+    ) -> Result<BotProcess, BotError> {
+        sandbox.apply(&mut command);
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -311,10 +320,10 @@ struct Waiting {
 }
 
 impl LineBot {
-    /// Starts `command` (`what` names the bot in messages) with answers read
-    /// up to [`ANSWER_LINE_CAP`] bytes a line.
-    pub fn spawn(command: Command, log: BotLog, what: &str) -> Result<LineBot, BotError> {
-        let process = BotProcess::spawn(command, ANSWER_LINE_CAP, log, what)?;
+    /// Starts `command` (`what` names the bot in messages) under the limits
+    /// of `sandbox`, with answers read up to [`ANSWER_LINE_CAP`] bytes a line.
+    pub fn spawn(command: Command, sandbox: &Sandbox, log: BotLog, what: &str) -> Result<LineBot, BotError> {
+        let process = BotProcess::spawn(command, sandbox, ANSWER_LINE_CAP, log, what)?;
         Ok(LineBot { process, unanswered: VecDeque::new(), sent: 0, waiting: None })
     }
 
@@ -379,6 +388,123 @@ impl LineBot {
     }
 }
 
+/// The longest protocol line read from an adapter that numbers its answers
+/// (the Python adapter, the plugin host): an answer of 1025 bytes, escaped
+/// as JSON, fits.
+pub const PROTOCOL_LINE_CAP: usize = 16 * 1024;
+
+/// What an adapter that numbers its answers says about one request.
+#[derive(Debug, serde::Deserialize)]
+struct NumberedReply {
+    seq: u64,
+    #[serde(default, rename = "move")]
+    answer: Option<String>,
+    /// No move, without fault (a plugin that declines).
+    #[serde(default)]
+    none: bool,
+    #[serde(default)]
+    error: Option<String>,
+}
+
+/// A bot behind an adapter process that numbers requests and answers (the
+/// CodeClash Python adapter, the plugin host of `--isolate`): a request is
+/// `<seq> [<limit_ms>] <observation JSON>`, an answer one JSON line
+/// `{"seq": N, "move": "…"}`, `{"seq": N, "none": true}` or
+/// `{"seq": N, "error": "…"}` (a crash of that tick). An answer to another
+/// number is a late one and is thrown away.
+#[derive(Debug)]
+pub struct NumberedBot {
+    process: BotProcess,
+    seq: u64,
+    waiting: Option<Numbered>,
+    /// Whether each request carries its time limit in milliseconds.
+    send_limit: bool,
+    /// What precedes an error in the log note (`get_move raised `).
+    error_note: &'static str,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Numbered {
+    seq: u64,
+    deadline: Instant,
+    limit: Duration,
+    tick: u32,
+}
+
+impl NumberedBot {
+    /// A bot speaking through `process`; requests carry their time limit
+    /// when `send_limit` is set; errors are noted after `error_note`.
+    pub fn new(process: BotProcess, send_limit: bool, error_note: &'static str) -> NumberedBot {
+        NumberedBot { process, seq: 0, waiting: None, send_limit, error_note }
+    }
+
+    fn crash(&self, tick: u32) -> Reply {
+        self.process.log().note(&format!("tick {tick}: the bot has exited"));
+        Reply::Crash
+    }
+}
+
+impl Bot for NumberedBot {
+    fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
+        match self.ask(turn, limit) {
+            Asked::Answered(reply) => reply,
+            Asked::Pending => self.collect(),
+        }
+    }
+
+    fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {
+        self.waiting = None;
+        if self.process.is_gone() {
+            return Asked::Answered(Reply::Crash);
+        }
+        self.seq += 1;
+        let mut message = if self.send_limit {
+            format!("{} {} ", self.seq, limit.as_millis()).into_bytes()
+        } else {
+            format!("{} ", self.seq).into_bytes()
+        };
+        message.extend_from_slice(turn.observation().to_json().as_bytes());
+        message.push(b'\n');
+        let now = Instant::now();
+        if !self.process.send(message) {
+            return Asked::Answered(if self.process.is_gone() { Reply::Crash } else { Reply::Timeout });
+        }
+        self.waiting = Some(Numbered { seq: self.seq, deadline: now + limit, limit, tick: turn.tick() });
+        Asked::Pending
+    }
+
+    fn collect(&mut self) -> Reply {
+        let Some(w) = self.waiting.take() else { return Reply::Crash };
+        loop {
+            match self.process.next_line(w.deadline) {
+                Next::Line(bytes, at) => {
+                    let Ok(reply) = serde_json::from_slice::<NumberedReply>(&bytes) else { continue };
+                    if reply.seq != w.seq {
+                        continue; // a late answer to an earlier tick
+                    }
+                    if at > w.deadline {
+                        break;
+                    }
+                    return match (reply.answer, reply.none, reply.error) {
+                        (Some(answer), _, _) => Reply::Line(answer.into_bytes()),
+                        (None, true, _) => Reply::NoMove,
+                        (None, false, error) => {
+                            let error = error.unwrap_or_else(|| "no answer".into());
+                            self.process.log().note(&format!("tick {}: {}{error}", w.tick, self.error_note));
+                            Reply::Crash
+                        }
+                    };
+                }
+                Next::Deadline if self.process.is_gone() => return self.crash(w.tick),
+                Next::Deadline => break,
+                Next::Closed => return self.crash(w.tick),
+            }
+        }
+        self.process.log().note(&format!("tick {}: no answer within {} ms", w.tick, w.limit.as_millis()));
+        Reply::Timeout
+    }
+}
+
 /// `/bin/sh -c COMMAND`, in the current directory.
 pub fn shell(command: &str) -> Command {
     let mut c = Command::new("/bin/sh");
@@ -391,7 +517,7 @@ mod tests {
     use super::*;
 
     fn bot(script: &str) -> LineBot {
-        LineBot::spawn(shell(script), BotLog::discard(), "test bot").unwrap()
+        LineBot::spawn(shell(script), &Sandbox::default(), BotLog::discard(), "test bot").unwrap()
     }
 
     fn ask(bot: &mut LineBot, tick: u32, ms: u64) -> Reply {
@@ -468,6 +594,7 @@ mod tests {
         // tells its pid; the child ignores SIGTERM.
         let mut process = BotProcess::spawn(
             shell("(trap '' TERM; sleep 30) & echo $!; wait"),
+            &Sandbox::default(),
             ANSWER_LINE_CAP,
             BotLog::discard(),
             "test bot",

@@ -23,23 +23,17 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
-
-use serde::Deserialize;
 
 use super::log::{BotLog, LogPlace};
-use super::process::{BotProcess, Next};
-use super::{Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
+use super::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};
+use super::sandbox::Sandbox;
+use super::{Bot, BotContext, BotError, BotFactory};
 
 /// The adapter script, run by `python3 -c ADAPTER main.py`.
 pub const ADAPTER: &str = include_str!("python_adapter.py");
 
 /// The environment variable that names the Python 3 interpreter.
 pub const PYTHON_ENV: &str = "LIGHTCYCLES_PYTHON";
-
-/// The longest protocol line read from the adapter: an answer of 1025
-/// bytes, escaped as JSON, fits.
-const PROTOCOL_LINE_CAP: usize = 16 * 1024;
 
 /// The Python interpreter to run: `LIGHTCYCLES_PYTHON`, else `python3`.
 pub fn interpreter() -> OsString {
@@ -52,12 +46,13 @@ pub struct PythonFactory {
     path: PathBuf,
     python: OsString,
     log: Option<LogPlace>,
+    sandbox: Sandbox,
 }
 
 impl PythonFactory {
-    /// A factory for the bot in `path`, checked once: the file must exist
-    /// and the interpreter must be Python 3.
-    pub fn new(path: &Path, log: Option<LogPlace>) -> Result<PythonFactory, String> {
+    /// A factory for the bot in `path`, run under the limits of `sandbox`,
+    /// checked once: the file must exist and the interpreter must be Python 3.
+    pub fn new(path: &Path, log: Option<LogPlace>, sandbox: Sandbox) -> Result<PythonFactory, String> {
         match std::fs::metadata(path) {
             Ok(m) if m.is_file() => {}
             Ok(_) => return Err(format!("{} is not a file", path.display())),
@@ -65,7 +60,7 @@ impl PythonFactory {
         }
         let python = interpreter();
         check_python3(&python)?;
-        Ok(PythonFactory { path: path.to_path_buf(), python, log })
+        Ok(PythonFactory { path: path.to_path_buf(), python, log, sandbox })
     }
 }
 
@@ -88,104 +83,17 @@ impl BotFactory for PythonFactory {
         let mut command = Command::new(&self.python);
         command.arg("-c").arg(ADAPTER).arg(&self.path);
         let what = self.path.display().to_string();
-        let process = BotProcess::spawn(command, PROTOCOL_LINE_CAP, log, &what)?;
-        Ok(Box::new(PythonBot { process, seq: 0, waiting: None }))
-    }
-}
-
-/// What the adapter says about one request.
-#[derive(Debug, Deserialize)]
-struct AdapterReply {
-    seq: u64,
-    #[serde(default, rename = "move")]
-    answer: Option<String>,
-    #[serde(default)]
-    error: Option<String>,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Waiting {
-    seq: u64,
-    deadline: Instant,
-    limit: Duration,
-    tick: u32,
-}
-
-/// A running CodeClash bot.
-#[derive(Debug)]
-pub struct PythonBot {
-    process: BotProcess,
-    seq: u64,
-    waiting: Option<Waiting>,
-}
-
-impl PythonBot {
-    fn crash(&self, tick: u32) -> Reply {
-        self.process.log().note(&format!("tick {tick}: the bot has exited"));
-        Reply::Crash
-    }
-}
-
-impl Bot for PythonBot {
-    fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
-        match self.ask(turn, limit) {
-            Asked::Answered(reply) => reply,
-            Asked::Pending => self.collect(),
-        }
-    }
-
-    fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {
-        self.waiting = None;
-        if self.process.is_gone() {
-            return Asked::Answered(Reply::Crash);
-        }
-        self.seq += 1;
-        let mut message = format!("{} ", self.seq).into_bytes();
-        message.extend_from_slice(turn.observation().to_json().as_bytes());
-        message.push(b'\n');
-        let now = Instant::now();
-        if !self.process.send(message) {
-            return Asked::Answered(if self.process.is_gone() { Reply::Crash } else { Reply::Timeout });
-        }
-        self.waiting = Some(Waiting { seq: self.seq, deadline: now + limit, limit, tick: turn.tick() });
-        Asked::Pending
-    }
-
-    fn collect(&mut self) -> Reply {
-        let Some(w) = self.waiting.take() else { return Reply::Crash };
-        loop {
-            match self.process.next_line(w.deadline) {
-                Next::Line(bytes, at) => {
-                    let Ok(reply) = serde_json::from_slice::<AdapterReply>(&bytes) else { continue };
-                    if reply.seq != w.seq {
-                        continue; // a late answer to an earlier tick
-                    }
-                    if at > w.deadline {
-                        break;
-                    }
-                    return match (reply.answer, reply.error) {
-                        (Some(answer), _) => Reply::Line(answer.into_bytes()),
-                        (None, error) => {
-                            let error = error.unwrap_or_else(|| "no answer".into());
-                            self.process.log().note(&format!("tick {}: get_move raised {error}", w.tick));
-                            Reply::Crash
-                        }
-                    };
-                }
-                Next::Deadline if self.process.is_gone() => return self.crash(w.tick),
-                Next::Deadline => break,
-                Next::Closed => return self.crash(w.tick),
-            }
-        }
-        self.process.log().note(&format!("tick {}: no answer within {} ms", w.tick, w.limit.as_millis()));
-        Reply::Timeout
+        let process = BotProcess::spawn(command, &self.sandbox, PROTOCOL_LINE_CAP, log, &what)?;
+        Ok(Box::new(NumberedBot::new(process, false, "get_move raised ")))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bot::{Reply, Turn};
     use lightcycles_core::{Config, Engine, Game};
+    use std::time::Duration;
 
     fn bot_file(dir: &Path, body: &str) -> PathBuf {
         let path = dir.join("main.py");
@@ -197,7 +105,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = bot_file(dir.path(), body);
         let place = LogPlace { dir: dir.path().join("logs"), name: "main".into() };
-        let factory = PythonFactory::new(&path, Some(place.clone())).unwrap();
+        let factory = PythonFactory::new(&path, Some(place.clone()), Sandbox::default()).unwrap();
         let mut bot = factory.create(&BotContext { game: 0, seat: 0, players: 2, seed: 0 }).unwrap();
         let mut game = Game::seeded(&Config::default(), 9).unwrap();
         let mut replies = Vec::new();
@@ -279,7 +187,7 @@ mod tests {
 
     #[test]
     fn a_missing_file_is_refused_up_front() {
-        let err = PythonFactory::new(Path::new("/nonexistent/main.py"), None).unwrap_err();
+        let err = PythonFactory::new(Path::new("/nonexistent/main.py"), None, Sandbox::default()).unwrap_err();
         assert!(err.starts_with("cannot read /nonexistent/main.py"), "{err}");
     }
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use super::log::{BotLog, LogPlace};
 use super::process::{shell, LineBot};
+use super::sandbox::Sandbox;
 use super::{Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
 
 /// Makes a [`JsonLinesBot`] for each game and seat.
@@ -19,12 +20,14 @@ pub struct CommandFactory {
     pub command: String,
     /// Where logs go, if anywhere.
     pub log: Option<LogPlace>,
+    /// The limits of its process.
+    pub sandbox: Sandbox,
 }
 
 impl BotFactory for CommandFactory {
     fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
         let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
-        let bot = LineBot::spawn(shell(&self.command), log, &format!("cmd:{}", self.command))?;
+        let bot = LineBot::spawn(shell(&self.command), &self.sandbox, log, &format!("cmd:{}", self.command))?;
         Ok(Box::new(JsonLinesBot { bot }))
     }
 }
@@ -83,6 +86,7 @@ mod tests {
             command: r#"while read -r line; do echo "$line" | sed -e 's/.*"you":\([0-9]\).*/\1/' | sed -e 's/0/W/;s/1/E/'; done"#
                 .to_string(),
             log: None,
+            sandbox: Sandbox::default(),
         };
         let ctx = BotContext { game: 0, seat: 1, players: 2, seed: 0 };
         let mut bot = factory.create(&ctx).unwrap();

@@ -22,6 +22,7 @@ use lightcycles_core::EMPTY;
 
 use super::log::{BotLog, LogPlace};
 use super::process::{shell, LineBot};
+use super::sandbox::Sandbox;
 use super::{Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
 
 /// Makes a [`Tron2010Bot`] for each game and seat of a two-player game.
@@ -31,6 +32,8 @@ pub struct Tron2010Factory {
     pub command: String,
     /// Where logs go, if anywhere.
     pub log: Option<LogPlace>,
+    /// The limits of its process.
+    pub sandbox: Sandbox,
 }
 
 impl BotFactory for Tron2010Factory {
@@ -42,7 +45,7 @@ impl BotFactory for Tron2010Factory {
             )));
         }
         let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
-        let bot = LineBot::spawn(shell(&self.command), log, &format!("tron2010:{}", self.command))?;
+        let bot = LineBot::spawn(shell(&self.command), &self.sandbox, log, &format!("tron2010:{}", self.command))?;
         Ok(Box::new(Tron2010Bot { bot }))
     }
 }
@@ -188,7 +191,7 @@ mod tests {
 
     #[test]
     fn more_than_two_players_is_refused() {
-        let f = Tron2010Factory { command: "true".into(), log: None };
+        let f = Tron2010Factory { command: "true".into(), log: None, sandbox: Sandbox::default() };
         let err = f.create(&BotContext { game: 0, seat: 0, players: 3, seed: 0 }).err().unwrap();
         assert!(err.0.contains("two-player games only, not 3"), "{err}");
     }
@@ -197,7 +200,7 @@ mod tests {
     fn a_2010_bot_plays_through_the_shell() {
         // Reads the picture, always answers 2 (east).
         let script = "while read -r w h; do i=0; while [ $i -lt $h ]; do read -r row; i=$((i+1)); done; echo 2; done";
-        let f = Tron2010Factory { command: script.into(), log: None };
+        let f = Tron2010Factory { command: script.into(), log: None, sandbox: Sandbox::default() };
         let mut bot = f.create(&BotContext { game: 0, seat: 1, players: 2, seed: 0 }).unwrap();
         let game = Game::seeded(&Config::default(), 1).unwrap();
         let position = game.position();
