@@ -265,7 +265,7 @@ fn hostile_results_files_are_refused_and_left_as_they_are() {
         (format!("{header}\n{game}\n{game}\n"), "line 3: game 0 is in the file twice"),
         (format!("{header}\n\u{ff}\n").replace('\u{ff}', "\u{1b}"), "line 2: not a game record"),
         (
-            format!("not json at all, and no newline"),
+            "not json at all, and no newline".to_string(),
             "line 1: not a tournament header (and not the start of this one's)",
         ),
     ];
