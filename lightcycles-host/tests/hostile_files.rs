@@ -263,7 +263,7 @@ fn hostile_results_files_are_refused_and_left_as_they_are() {
             "line 2: seats[1] = 9 is not a bot",
         ),
         (format!("{header}\n{game}\n{game}\n"), "line 3: game 0 is in the file twice"),
-        (format!("{header}\n\u{ff}\n").replace('\u{ff}', "\u{1b}"), "line 2: not a game record"),
+        (format!("{header}\n\u{1b}\n"), "line 2: not a game record: expected value"),
         (
             "not json at all, and no newline".to_string(),
             "line 1: not a tournament header (and not the start of this one's)",
