@@ -4,6 +4,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use crate::bounded;
+use crate::config::{MAX_PLAYERS, MAX_SIDE};
 use crate::engine::Engine;
 use crate::geometry::{CellValue, Dir, Pos};
 
@@ -23,7 +25,9 @@ pub struct PlayerView {
 }
 
 /// The whole, exact state sent to a bot; serialises to the JSON of
-/// RULES.md section 5, keys in that order.
+/// RULES.md section 5, keys in that order. Read from JSON, `players` holds
+/// at most 8 entries and `grid` at most 255 rows of 255 cells (the largest
+/// game), so that reading one takes memory in proportion to its text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
     /// The tick being decided: 1 on the first decision.
@@ -37,9 +41,19 @@ pub struct Observation {
     /// The id of the bot this observation is for.
     pub you: usize,
     /// Every player by id, dead ones too.
+    #[serde(deserialize_with = "players")]
     pub players: Vec<PlayerView>,
     /// `grid[y][x]`: `-1` empty, `-2` rock, `p` a trail of player `p`.
+    #[serde(deserialize_with = "grid")]
     pub grid: Vec<Vec<CellValue>>,
+}
+
+fn players<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<PlayerView>, D::Error> {
+    bounded::list(d, MAX_PLAYERS as usize, "players")
+}
+
+fn grid<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Vec<CellValue>>, D::Error> {
+    bounded::rows(d, MAX_SIDE as usize, MAX_SIDE as usize, "grid")
 }
 
 impl Observation {
@@ -93,5 +107,24 @@ mod tests {
         assert_eq!(obs.grid[5][5], 1);
         assert_eq!(obs.grid.len(), 8);
         assert!(obs.grid.iter().all(|row| row.len() == 8));
+    }
+
+    #[test]
+    fn lists_past_the_largest_game_are_refused_as_they_are_read() {
+        let base = r#"{"tick":1,"max_ticks":2,"width":8,"height":8,"you":0,"players":PLAYERS,"grid":GRID}"#;
+        let read = |players: &str, grid: &str| {
+            serde_json::from_str::<Observation>(&base.replace("PLAYERS", players).replace("GRID", grid))
+                .map_err(|e| alloc::string::ToString::to_string(&e))
+        };
+        let player = r#"{"id":0,"x":1,"y":1,"dir":"N","alive":true}"#;
+        let nine = alloc::format!("[{}]", [player; 9].join(","));
+        assert!(read(&nine, "[]").unwrap_err().starts_with("players: more than 8 entries"));
+        let rows = alloc::format!("[{}[]]", "[],".repeat(1_000_000));
+        assert!(read("[]", &rows).unwrap_err().starts_with("grid: more than 255 entries"));
+        let wide = alloc::format!("[[{}-1]]", "-1,".repeat(1_000_000));
+        assert!(read("[]", &wide).unwrap_err().starts_with("grid: more than 255 entries"));
+        let row = alloc::format!("[{}]", ["-1"; 255].join(","));
+        let full = alloc::format!("[{}]", alloc::vec![row; 255].join(","));
+        assert_eq!(read(&alloc::format!("[{player}]"), &full).unwrap().grid.len(), 255);
     }
 }
