@@ -63,9 +63,15 @@ impl BotKind {
 
     /// The name a bot of this kind gets when the spec gives none: the
     /// builtin's name, the file's stem, or the stem of the command's program.
+    /// A file name may hold any character, a name only those of a NAME:
+    /// every other character of a stem becomes `_`, so that a name never
+    /// steers a terminal and always works as `NAME=` in a replay command.
     pub fn default_name(&self) -> String {
         fn stem(path: &Path) -> Option<String> {
-            path.file_stem().map(|s| s.to_string_lossy().into_owned()).filter(|s| !s.is_empty())
+            let plain = |c: char| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' };
+            path.file_stem()
+                .map(|s| s.to_string_lossy().chars().map(plain).collect())
+                .filter(|s: &String| !s.is_empty())
         }
         match self {
             BotKind::Builtin(b) => b.name().to_string(),
@@ -367,6 +373,24 @@ mod tests {
             names(&["./libsearch.so", "cmd:exec ./bots/beta --x", "tron2010:python3 t.py"]),
             ["libsearch", "beta", "python3"]
         );
+    }
+
+    #[test]
+    fn default_names_keep_to_the_name_grammar_whatever_the_file_is_called() {
+        let hostile = [
+            "bots/\u{1b}[2Jred.py",
+            "./lib\u{202e}evil.so",
+            "cmd:./b\u{7}ot\u{0}x --x",
+            "tron2010:exec ./été",
+            "cmd:./a=b",
+            "./\u{9b}31m.so",
+        ];
+        let shown = names(&hostile);
+        assert_eq!(shown, ["__2Jred", "lib_evil", "b_ot_x", "_t_", "a_b", "_31m"]);
+        assert!(shown.iter().all(|n| is_valid_name(n)), "{shown:?}");
+        // Two stems that become one name are told apart as usual.
+        assert_eq!(names(&["cmd:./a b", "cmd:./a\tb", "cmd:./a_b"]), ["a", "a_2", "a_b"]);
+        assert_eq!(names(&["cmd:./a\u{1b}b", "cmd:./a\u{7}b"]), ["a_b", "a_b_2"]);
     }
 
     #[test]

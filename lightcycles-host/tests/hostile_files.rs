@@ -378,6 +378,14 @@ fn names_that_reach_the_output_keep_to_the_grammar() {
         .collect();
     assert_eq!(names, ["x.y-Z_9", "random", "random_2"]);
     assert!(names.iter().all(|n| is_plain_name(n)));
+    // A name taken from a program's file name keeps to the grammar too,
+    // whatever the file is called (this one does not exist: the bot crashes).
+    let out =
+        run(&["play", "cmd:./\u{1b}[31mred\u{7} --x", "builtin:random", "-r", "1", "--width", "16", "--height", "16"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Bot_1: 0 games won (__31mred_)\n"), "{text}");
+    assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text:?}");
     // Names read back from a replay are shown escaped (replay show) and
     // never printed by verify.
     let dir = tempfile::tempdir().unwrap();
