@@ -263,6 +263,11 @@ fn hostile_results_files_are_refused_and_left_as_they_are() {
             "line 2: seats[1] = 9 is not a bot",
         ),
         (format!("{header}\n{game}\n{game}\n"), "line 3: game 0 is in the file twice"),
+        // serde names an unknown variant as it is: the message shows it escaped.
+        (
+            format!("{}\n", with(&header, "/pairing", "\u{1b}]0;owned\u{7}".into())),
+            "line 1: not a tournament header: unknown variant `\\u{1b}]0;owned\\u{7}`",
+        ),
         (format!("{header}\n\u{1b}\n"), "line 2: not a game record: expected value"),
         (
             "not json at all, and no newline".to_string(),
