@@ -252,7 +252,7 @@ fn hostile_results_files_are_refused_and_left_as_they_are() {
         ),
         (
             format!("{header}\n{}\n", game_with("/faults/0/crash", u32::MAX.into())),
-            "line 2: faults[0] count 4294967295 faults in",
+            "line 2: faults[0] add up to 4294967295 in",
         ),
         (
             format!("{header}\n{}\n", game_with("/bots/0", "\u{1b}[31mevil".into())),

@@ -166,7 +166,7 @@ impl GameLine {
         for (seat, f) in self.faults.iter().enumerate() {
             let total = f.invalid as u64 + f.timeout as u64 + f.crash as u64;
             if total > self.ticks as u64 {
-                return Err(format!("faults[{seat}] count {total} faults in {} ticks", self.ticks));
+                return Err(format!("faults[{seat}] add up to {total} in {} ticks, more than one a tick", self.ticks));
             }
         }
         Ok(())
@@ -580,10 +580,10 @@ mod tests {
             (|g| g.winner = Some(2), "winner = 2 is not a seat"),
             (|g| g.ticks = 0, "ticks = 0 is outside 1 to 2000"),
             (|g| g.ticks = 2001, "ticks = 2001 is outside 1 to 2000"),
-            (|g| g.faults[0].crash = 11, "faults[0] count 11 faults in 10 ticks"),
+            (|g| g.faults[0].crash = 11, "faults[0] add up to 11 in 10 ticks, more than one a tick"),
             (
                 |g| g.faults[1] = Faults { invalid: u32::MAX, timeout: u32::MAX, crash: u32::MAX },
-                "faults[1] count 12884901885 faults in 10 ticks",
+                "faults[1] add up to 12884901885 in 10 ticks, more than one a tick",
             ),
         ];
         for (spoil, expected) in cases {
