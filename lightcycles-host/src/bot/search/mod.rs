@@ -250,8 +250,17 @@ impl Bot for SearchBot {
             }
             self.clock.record(turn.tick(), limit, timing, &thought);
         }
-        Reply::of_dir(thought.dir)
+        late_is_timeout(self.options, timing.wall, limit).unwrap_or_else(|| Reply::of_dir(thought.dir))
     }
+}
+
+/// The host does not time built-in bots (they are its own code, and the
+/// others answer in microseconds), so the search bot holds itself to the
+/// rule every timed bot lives by: with a time limit, an answer given after
+/// the limit is a timeout (RULES.md section 6). With a node budget the
+/// clock is not consulted, so the game stays the same on every machine.
+fn late_is_timeout(options: SearchOptions, wall: Duration, limit: Duration) -> Option<Reply> {
+    (options.nodes.is_none() && wall > limit).then_some(Reply::Timeout)
 }
 
 impl Drop for SearchBot {
@@ -281,6 +290,16 @@ mod tests {
     /// limit given is then never read).
     fn think(bot: &mut SearchBot, game: &FastGame, me: usize) -> Thought {
         bot.think(game, me, Instant::now(), Duration::ZERO)
+    }
+
+    #[test]
+    fn a_late_answer_is_a_timeout_only_under_a_time_limit() {
+        let ms = Duration::from_millis;
+        let timed = SearchOptions::default();
+        assert_eq!(late_is_timeout(timed, ms(51), ms(50)), Some(Reply::Timeout));
+        assert_eq!(late_is_timeout(timed, ms(50), ms(50)), None, "on the limit is in time");
+        let counted = SearchOptions { nodes: Some(100), stats: false };
+        assert_eq!(late_is_timeout(counted, ms(500), ms(50)), None, "a node budget never reads the clock");
     }
 
     #[test]
