@@ -4,6 +4,10 @@
 //!
 //! Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage
 //! or bad input, with a message that names what and where.
+//!
+//! The doc comments of the argument structs are clap's help text, printed as
+//! they are: `sim_<g>.json` there is text, not HTML.
+#![allow(rustdoc::invalid_html_tags)]
 
 use std::cell::RefCell;
 use std::io::{IsTerminal, Write};

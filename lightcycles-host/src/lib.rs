@@ -18,7 +18,7 @@
 //! - [`whole_file`]: writing files whole, through a rename.
 //! - [`map_view`]: maps as pictures and JSON.
 //! - [`view`]: watching games: the replay page, and the board in a terminal.
-//! - [`bench`]: the performance table of `lightcycles bench`.
+//! - [`mod@bench`]: the performance table of `lightcycles bench`.
 //! - [`adapter_bench`]: what each bot adapter costs per tick.
 //! - [`cli`]: the command line.
 // Unsafe code is refused everywhere but where C plugins are called

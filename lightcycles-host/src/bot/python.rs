@@ -40,7 +40,8 @@ pub fn interpreter() -> OsString {
     std::env::var_os(PYTHON_ENV).filter(|p| !p.is_empty()).unwrap_or_else(|| "python3".into())
 }
 
-/// Makes a [`PythonBot`] for each game and seat.
+/// Makes a bot for each game and seat: the adapter process running the
+/// file, spoken to as a [`NumberedBot`].
 #[derive(Clone, Debug)]
 pub struct PythonFactory {
     path: PathBuf,

@@ -8,7 +8,7 @@
 //! - [`progress`]: the live bar or log on stderr.
 //! - [`report`]: the final table and JSON.
 //!
-//! [`run`] ties them together: workers take the next game index not yet
+//! [`run()`] ties them together: workers take the next game index not yet
 //! played, play it, and send it back; the calling thread appends its line
 //! to the results file, counts it, shows progress, and stops starting games
 //! once an SPRT has decided (games in flight finish and are recorded).
