@@ -98,47 +98,7 @@ impl Duel {
                 moves[..=i].rotate_right(1);
             }
         }
-        let mut decision = Decision { dir: moves[0], value: 0, depth: 0, forced: false };
-        for depth in 1..=MAX_DEPTH as u32 {
-            let mut values: Vec<(Dir, i32)> = Vec::with_capacity(moves.len());
-            let mut alpha = -WIN - 1;
-            for &m in &moves {
-                let v = self.reply(graph, 0, depth, m, alpha, WIN + 1, budget);
-                if budget.stopped() {
-                    break;
-                }
-                values.push((m, v));
-                alpha = alpha.max(v);
-            }
-            if values.is_empty() {
-                break;
-            }
-            // A partial iteration still counts when its first move (the last
-            // iteration's best) was searched: its best is then at least as
-            // well founded as the last iteration's.
-            let (best_dir, best_value) =
-                values.iter().copied().max_by_key(|&(d, v)| (v, -(index(&moves, d) as i32))).unwrap();
-            let complete = values.len() == moves.len();
-            if complete || best_dir != moves[0] {
-                decision = Decision {
-                    dir: best_dir,
-                    value: best_value,
-                    depth: if complete { depth } else { depth - 1 },
-                    forced: false,
-                };
-            }
-            if !complete {
-                break;
-            }
-            self.table.store(self.keys[0], 0, depth as u8, best_value, Bound::Exact, Some(best_dir));
-            let mut order: Vec<(usize, (Dir, i32))> = values.into_iter().enumerate().collect();
-            order.sort_by_key(|&(i, (_, v))| (std::cmp::Reverse(v), i));
-            moves = order.into_iter().map(|(_, (d, _))| d).collect();
-            if best_value.abs() > MATE || !budget.may_deepen() {
-                break;
-            }
-        }
-        Some(decision)
+        Some(deepen(self, graph, moves, MAX_DEPTH, budget))
     }
 
     /// The value of our move `mine` at ply `ply`: the other player's best
@@ -253,6 +213,16 @@ impl Duel {
     }
 }
 
+impl RootSearch for Duel {
+    fn root_move(&mut self, graph: &CellGraph, mine: Dir, depth: u32, alpha: i32, budget: &mut Budget) -> i32 {
+        self.reply(graph, 0, depth, mine, alpha, WIN + 1, budget)
+    }
+
+    fn completed(&mut self, depth: u32, best: Dir, value: i32) {
+        self.table.store(self.keys[0], 0, depth as u8, value, Bound::Exact, Some(best));
+    }
+}
+
 /// The moves worth trying for `id`: those that do not crash at once, or,
 /// when every move crashes, going straight on (one move stands for all).
 fn moves_of(game: &FastGame, id: usize) -> Moves {
@@ -279,6 +249,73 @@ fn ordered(moves: Moves, first: Option<Dir>, out: &mut [Dir; 4]) -> usize {
         }
     }
     n
+}
+
+/// A search whose root [`deepen`] drives: each root move is valued by the
+/// search's own tree, one iteration deeper each time.
+pub(super) trait RootSearch {
+    /// The value of our root move `mine`, searched `depth` ticks deep with
+    /// `alpha` as the lower end of the window.
+    fn root_move(&mut self, graph: &CellGraph, mine: Dir, depth: u32, alpha: i32, budget: &mut Budget) -> i32;
+
+    /// Told when the iteration of `depth` searched every root move, with its
+    /// best move and value.
+    fn completed(&mut self, _depth: u32, _best: Dir, _value: i32) {}
+}
+
+/// Iterative deepening at the root, shared by the duel and the paranoid
+/// search: one tick deeper each time, up to `max_depth`, until the budget
+/// stops it or a game end is found; each iteration tries the root moves in
+/// the order of the last one's values (`moves` first, as given). Ties go to
+/// the move tried first.
+pub(super) fn deepen<S: RootSearch>(
+    search: &mut S,
+    graph: &CellGraph,
+    mut moves: Vec<Dir>,
+    max_depth: usize,
+    budget: &mut Budget,
+) -> Decision {
+    let mut decision = Decision { dir: moves[0], value: 0, depth: 0, forced: false };
+    for depth in 1..=max_depth as u32 {
+        let mut values: Vec<(Dir, i32)> = Vec::with_capacity(moves.len());
+        let mut alpha = -WIN - 1;
+        for &m in &moves {
+            let v = search.root_move(graph, m, depth, alpha, budget);
+            if budget.stopped() {
+                break;
+            }
+            values.push((m, v));
+            alpha = alpha.max(v);
+        }
+        if values.is_empty() {
+            break;
+        }
+        // A partial iteration still counts when its first move (the last
+        // iteration's best) was searched: its best is then at least as
+        // well founded as the last iteration's.
+        let (best_dir, best_value) =
+            values.iter().copied().max_by_key(|&(d, v)| (v, -(index(&moves, d) as i32))).unwrap();
+        let complete = values.len() == moves.len();
+        if complete || best_dir != moves[0] {
+            decision = Decision {
+                dir: best_dir,
+                value: best_value,
+                depth: if complete { depth } else { depth - 1 },
+                forced: false,
+            };
+        }
+        if !complete {
+            break;
+        }
+        search.completed(depth, best_dir, best_value);
+        let mut order: Vec<(usize, (Dir, i32))> = values.into_iter().enumerate().collect();
+        order.sort_by_key(|&(i, (_, v))| (std::cmp::Reverse(v), i));
+        moves = order.into_iter().map(|(_, (d, _))| d).collect();
+        if best_value.abs() > MATE || !budget.may_deepen() {
+            break;
+        }
+    }
+    decision
 }
 
 fn index(moves: &[Dir], d: Dir) -> usize {

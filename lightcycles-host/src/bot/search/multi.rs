@@ -20,10 +20,10 @@
 use lightcycles_core::search::{safe_moves, Moves};
 use lightcycles_core::{Action, Dir, Engine, FastGame, Pos};
 
-use super::alphabeta::Decision;
+use super::alphabeta::{deepen, Decision, RootSearch};
 use super::budget::Budget;
 use super::cells::CellGraph;
-use super::eval::{game_end, Evaluator, CELL, MATE, WIN};
+use super::eval::{game_end, Evaluator, CELL, WIN};
 
 /// The most opponents searched move by move.
 pub const NEAR: usize = 2;
@@ -48,7 +48,7 @@ impl Paranoid {
     /// The best move at `root` within `budget`; `None` when every move
     /// crashes into a solid cell.
     pub fn choose(&mut self, graph: &CellGraph, root: &FastGame, budget: &mut Budget) -> Option<Decision> {
-        let mut moves: Vec<Dir> = safe_moves(root, self.me).iter().collect();
+        let moves: Vec<Dir> = safe_moves(root, self.me).iter().collect();
         match moves.len() {
             0 => return None,
             1 => return Some(Decision { dir: moves[0], value: 0, depth: 0, forced: true }),
@@ -60,36 +60,7 @@ impl Paranoid {
         self.stack[0].copy_from(root);
         self.spaces.resize(root.num_players(), 0);
         self.pick_near(root);
-        let mut decision = Decision { dir: moves[0], value: 0, depth: 0, forced: false };
-        for depth in 1..=MAX_DEPTH as u32 {
-            let mut values: Vec<(Dir, i32)> = Vec::with_capacity(moves.len());
-            let mut alpha = -WIN - 1;
-            for &m in &moves {
-                let v = self.reply(graph, 0, depth, m, alpha, WIN + 1, budget);
-                if budget.stopped() {
-                    break;
-                }
-                values.push((m, v));
-                alpha = alpha.max(v);
-            }
-            let complete = values.len() == moves.len();
-            if let Some(&(d, v)) = values.iter().rev().max_by_key(|&&(_, v)| v) {
-                if complete || d != moves[0] {
-                    decision =
-                        Decision { dir: d, value: v, depth: if complete { depth } else { depth - 1 }, forced: false };
-                }
-            }
-            if !complete {
-                break;
-            }
-            let mut order: Vec<(usize, (Dir, i32))> = values.into_iter().enumerate().collect();
-            order.sort_by_key(|&(i, (_, v))| (std::cmp::Reverse(v), i));
-            moves = order.into_iter().map(|(_, (d, _))| d).collect();
-            if decision.value.abs() > MATE || !budget.may_deepen() {
-                break;
-            }
-        }
-        Some(decision)
+        Some(deepen(self, graph, moves, MAX_DEPTH, budget))
     }
 
     /// The opponents searched move by move: the closest living ones (by
@@ -191,6 +162,12 @@ impl Paranoid {
         let mine = self.spaces[self.me] as i32;
         let rival = (0..game.num_players()).filter(|&p| p != self.me).map(|p| self.spaces[p]).max().unwrap_or(0);
         (mine - rival as i32) * CELL
+    }
+}
+
+impl RootSearch for Paranoid {
+    fn root_move(&mut self, graph: &CellGraph, mine: Dir, depth: u32, alpha: i32, budget: &mut Budget) -> i32 {
+        self.reply(graph, 0, depth, mine, alpha, WIN + 1, budget)
     }
 }
 
