@@ -9,6 +9,8 @@
 //! started with a marker in its command line, and after the run the test
 //! looks for the marker in the process table.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -16,6 +18,8 @@ use std::sync::OnceLock;
 use lightcycles_core::replay::{verify, Replay};
 use lightcycles_core::{FaultKind, Game};
 use tempfile::TempDir;
+
+use common::processes_with;
 
 /// A 2010 map: 16 × 12, a border, two pillars.
 const MAP: &str = "16 12
@@ -115,19 +119,6 @@ fn marker(name: &str) -> String {
 /// `cmd:python3 tests/bots/SCRIPT MARKER`.
 fn script(name: &str, marker: &str) -> String {
     format!("cmd:python3 {} {marker}", bots_dir().join(name).display())
-}
-
-/// Processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
-        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if text.contains(marker) {
-            found.push(format!("{}: {text}", entry.file_name().to_string_lossy()));
-        }
-    }
-    found
 }
 
 fn assert_no_process_left(marker: &str) {

@@ -10,6 +10,8 @@
 //! named after it, which the plugin host's command line names), and the
 //! process table is searched for it after each run.
 
+mod common;
+
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -17,6 +19,8 @@ use std::sync::OnceLock;
 
 use lightcycles_core::replay::Replay;
 use serde_json::Value;
+
+use common::processes_with;
 
 fn chaos_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/chaos")
@@ -33,19 +37,6 @@ fn text(bytes: &[u8]) -> String {
 /// A marker unique to this test process and `name`.
 fn marker(name: &str) -> String {
     format!("lc-chaos-{}-{name}", std::process::id())
-}
-
-/// Processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
-        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if text.contains(marker) {
-            found.push(format!("{}: {text}", entry.file_name().to_string_lossy()));
-        }
-    }
-    found
 }
 
 /// The chaos plugins, built once per test run into a folder named after
