@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use lightcycles_core::observation::Observation;
 
 use super::log::BotLog;
-use super::{Asked, Bot, BotError, Reply, Turn};
+use super::{ask_and_collect, Asked, Bot, BotError, Reply, Turn};
 
 /// The code of one in-process bot, run on its thread.
 pub trait Brain: Send + 'static {
@@ -115,10 +115,7 @@ impl ThreadBot {
 
 impl Bot for ThreadBot {
     fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
-        match self.ask(turn, limit) {
-            Asked::Answered(reply) => reply,
-            Asked::Pending => self.collect(),
-        }
+        ask_and_collect(self, turn, limit)
     }
 
     fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {

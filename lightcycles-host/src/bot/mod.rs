@@ -198,6 +198,15 @@ pub enum Asked {
     Pending,
 }
 
+/// [`Bot::answer`] for an adapter that waits for its bot: ask, then collect
+/// the answer if it is not there at once.
+pub fn ask_and_collect<B: Bot + ?Sized>(bot: &mut B, turn: &Turn<'_>, limit: Duration) -> Reply {
+    match bot.ask(turn, limit) {
+        Asked::Answered(reply) => reply,
+        Asked::Pending => bot.collect(),
+    }
+}
+
 /// A bot playing one seat of one game.
 pub trait Bot: Send {
     /// The answer to the observation of `turn`, within `limit` (the first

@@ -36,7 +36,7 @@ use rustix::process::{
 use super::lines::{pump_lines, Output, ANSWER_LINE_CAP};
 use super::log::BotLog;
 use super::sandbox::Sandbox;
-use super::{Asked, Bot, BotError, Reply, Turn};
+use super::{ask_and_collect, Asked, Bot, BotError, Reply, Turn};
 use std::os::unix::process::CommandExt;
 
 /// How long a bot has to end after SIGTERM before its group gets SIGKILL.
@@ -446,10 +446,7 @@ impl NumberedBot {
 
 impl Bot for NumberedBot {
     fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
-        match self.ask(turn, limit) {
-            Asked::Answered(reply) => reply,
-            Asked::Pending => self.collect(),
-        }
+        ask_and_collect(self, turn, limit)
     }
 
     fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {

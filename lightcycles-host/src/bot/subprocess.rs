@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::log::{BotLog, LogPlace};
 use super::process::{shell, LineBot};
 use super::sandbox::Sandbox;
-use super::{Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
+use super::{ask_and_collect, Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
 
 /// Makes a [`JsonLinesBot`] for each game and seat.
 #[derive(Clone, Debug)]
@@ -47,10 +47,7 @@ pub fn message(turn: &Turn<'_>) -> Vec<u8> {
 
 impl Bot for JsonLinesBot {
     fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
-        match self.ask(turn, limit) {
-            Asked::Answered(reply) => reply,
-            Asked::Pending => self.collect(),
-        }
+        ask_and_collect(self, turn, limit)
     }
 
     fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {

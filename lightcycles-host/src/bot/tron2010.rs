@@ -23,7 +23,7 @@ use lightcycles_core::EMPTY;
 use super::log::{BotLog, LogPlace};
 use super::process::{shell, LineBot};
 use super::sandbox::Sandbox;
-use super::{Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
+use super::{ask_and_collect, Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
 
 /// Makes a [`Tron2010Bot`] for each game and seat of a two-player game.
 #[derive(Clone, Debug)]
@@ -100,10 +100,7 @@ pub fn translate(raw: &[u8]) -> Vec<u8> {
 
 impl Bot for Tron2010Bot {
     fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
-        match self.ask(turn, limit) {
-            Asked::Answered(reply) => reply,
-            Asked::Pending => self.collect(),
-        }
+        ask_and_collect(self, turn, limit)
     }
 
     fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {
