@@ -8,7 +8,7 @@
 use libfuzzer_sys::fuzz_target;
 use lightcycles_core::Game;
 use lightcycles_fuzz::replay_text;
-use lightcycles_host::verify;
+use lightcycles_host::game::verify;
 use lightcycles_host::view::{html, parse, terminal, Viewable};
 
 fuzz_target!(|data: &[u8]| {

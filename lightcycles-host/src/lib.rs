@@ -27,18 +27,11 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod adapter_bench;
 pub mod bench;
 pub mod bot;
 pub mod cli;
-pub mod input;
-pub mod map_view;
-pub mod match_loop;
-pub mod report;
-pub mod run;
-pub mod spec;
+pub mod game;
+pub mod io;
 pub mod stats;
 pub mod tournament;
-pub mod verify;
 pub mod view;
-pub mod whole_file;

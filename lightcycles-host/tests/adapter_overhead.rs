@@ -11,11 +11,11 @@
 fn adapter_overhead_per_tick() {
     let ticks = std::env::var("LIGHTCYCLES_BENCH_TICKS").ok().and_then(|t| t.parse().ok()).unwrap_or(2000);
     let host = std::path::Path::new(env!("CARGO_BIN_EXE_lightcycles"));
-    let figures = lightcycles_host::adapter_bench::measure_hosted(
-        lightcycles_host::adapter_bench::Budget::Ticks(ticks),
+    let figures = lightcycles_host::bench::adapters::measure_hosted(
+        lightcycles_host::bench::adapters::Budget::Ticks(ticks),
         Some(host),
     );
     println!("{} ticks each on the default 48 × 36 board:", ticks);
-    print!("{}", lightcycles_host::adapter_bench::table(&figures));
+    print!("{}", lightcycles_host::bench::adapters::table(&figures));
     assert!(figures.iter().all(Result::is_ok));
 }

@@ -28,21 +28,10 @@
 //! pipes, and its end), [`lines`] (capped line reading), [`log`] (per-bot
 //! log files), [`in_process`] (a plugin bot on a thread of its own).
 
+pub mod adapter;
 pub mod builtin;
-pub mod in_process;
-pub mod isolated;
-pub mod lines;
-pub mod log;
-pub mod plugin;
-pub mod plugin_c;
-pub mod plugin_rust;
 pub mod process;
-pub mod python;
-pub mod sandbox;
-pub mod search;
-pub mod space;
-pub mod subprocess;
-pub mod tron2010;
+pub mod spec;
 
 use std::fmt;
 use std::time::Duration;

@@ -31,8 +31,8 @@ use self::report::Report;
 use self::results::{Faults, GameLine, Header, HeaderBot, ResultsError, ResultsFile};
 use self::schedule::{PairingMode, Schedule, ScheduledGame};
 use self::standings::Standings;
-use crate::report::game_line as game_text;
-use crate::run::{self, Entrant, GameSummary, RunError, RunOptions};
+use crate::game::report::game_line as game_text;
+use crate::game::run::{self, Entrant, GameSummary, RunError, RunOptions};
 use crate::stats::Sprt;
 
 /// Everything a tournament needs.
@@ -107,7 +107,7 @@ impl Tournament {
             let name = &self.entrants[bot].name;
             let spec = &self.specs[bot];
             let form = match spec.split_once('=') {
-                Some((given, form)) if crate::spec::is_valid_name(given) => form,
+                Some((given, form)) if crate::bot::spec::is_valid_name(given) => form,
                 _ => spec.as_str(),
             };
             words.push(format!("{name}={form}"));

@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::results::Faults;
 use super::schedule::{PairingMode, Schedule};
 use super::standings::{Rating, SprtDecision, Standings};
+use crate::io::untrusted::terminal_text;
 use crate::stats::{signed, EloEstimate, Pentanomial, Trinomial};
-use crate::view::untrusted::terminal_text;
 
 /// The `format` of the JSON report.
 pub const FORMAT: &str = "lightcycles-tournament-report/1";

@@ -30,8 +30,8 @@ use lightcycles_core::replay::ReplayConfig;
 use serde::{Deserialize, Serialize};
 
 use super::schedule::{PairingMode, ScheduledGame};
-use crate::input::{self, InputError};
-use crate::match_loop::FaultCounts;
+use crate::game::match_loop::FaultCounts;
+use crate::io::input::{self, InputError};
 
 /// The `format` of the header line.
 pub const FORMAT: &str = "lightcycles-tournament/1";
@@ -152,7 +152,7 @@ impl GameLine {
             if self.bots[seat] != entry.name {
                 return Err(format!(
                     "bots[{seat}] is {:?}, but bot {bot} of the header is {:?}",
-                    crate::view::untrusted::clip(&self.bots[seat], 60),
+                    crate::io::untrusted::clip(&self.bots[seat], 60),
                     entry.name
                 ));
             }

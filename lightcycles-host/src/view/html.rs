@@ -7,8 +7,8 @@
 use serde::Serialize;
 
 use super::palette;
-use super::untrusted::json_for_script;
 use super::viewable::Viewable;
+use crate::io::untrusted::json_for_script;
 
 const PAGE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");

@@ -8,10 +8,10 @@
 
 pub mod board;
 pub mod html;
+pub mod map;
 pub mod palette;
 pub mod scene;
 pub mod terminal;
-pub mod untrusted;
 pub mod viewable;
 pub mod watch;
 

@@ -12,8 +12,8 @@ use lightcycles_core::replay::Replay;
 use super::board::{Board, Cell};
 use super::palette;
 use super::scene::{MapOrigin, Player, Scene};
-use super::untrusted::{clip, terminal_quoted, terminal_text};
 use super::viewable::{ViewError, Viewable};
+use crate::io::untrusted::{clip, terminal_quoted, terminal_text};
 
 /// Longest name shown in the legend, in characters.
 const NAME_WIDTH: usize = 32;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::scene::Scene;
 use super::terminal;
-use super::untrusted::terminal_text;
+use crate::io::untrusted::terminal_text;
 
 /// The pause between two ticks drawn on a terminal, so that a person can
 /// follow a game of fast bots: 20 ticks a second.

@@ -8,10 +8,10 @@
 
 use std::time::Duration;
 
-use super::log::{BotLog, LogPlace};
-use super::process::{shell, LineBot};
-use super::sandbox::Sandbox;
-use super::{ask_and_collect, Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
+use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::process::sandbox::Sandbox;
+use crate::bot::process::{shell, LineBot};
+use crate::bot::{ask_and_collect, Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
 
 /// Makes a [`JsonLinesBot`] for each game and seat.
 #[derive(Clone, Debug)]

@@ -20,10 +20,10 @@ use std::time::Duration;
 use lightcycles_core::command::{parse_move, trim_ascii_space};
 use lightcycles_core::EMPTY;
 
-use super::log::{BotLog, LogPlace};
-use super::process::{shell, LineBot};
-use super::sandbox::Sandbox;
-use super::{ask_and_collect, Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
+use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::process::sandbox::Sandbox;
+use crate::bot::process::{shell, LineBot};
+use crate::bot::{ask_and_collect, Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
 
 /// Makes a [`Tron2010Bot`] for each game and seat of a two-player game.
 #[derive(Clone, Debug)]

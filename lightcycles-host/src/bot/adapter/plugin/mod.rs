@@ -1,17 +1,22 @@
 //! Native plugins (`PATH.so`, `.dylib`, `.dll`): which interface a library
 //! speaks. A library that exports `lightcycles_bot_v1` is a C plugin
-//! ([`super::plugin_c`]); one that exports an abi_stable root module is a
-//! Rust plugin ([`super::plugin_rust`]); any other library is refused with
+//! ([`crate::bot::adapter::plugin::c`]); one that exports an abi_stable root module is a
+//! Rust plugin ([`crate::bot::adapter::plugin::rust`]); any other library is refused with
 //! a message that says what a plugin must export.
+
+pub mod c;
+pub mod in_process;
+pub mod isolated;
+pub mod rust;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::in_process::{Brain, ThreadBot};
-use super::log::{BotLog, LogPlace};
-use super::plugin_c;
-use super::plugin_rust::{self, RustPluginFactory};
-use super::{Bot, BotContext, BotError, BotFactory};
+use crate::bot::adapter::plugin::in_process::{Brain, ThreadBot};
+use crate::bot::process::log::{BotLog, LogPlace};
+
+use crate::bot::{Bot, BotContext, BotError, BotFactory};
+use rust::RustPluginFactory;
 
 /// Makes the code of one bot of a loaded plugin (its [`Brain`]) for a game
 /// and seat, to run on a thread of the host or in the plugin host process.
@@ -22,17 +27,17 @@ pub trait BrainSource: Send + Sync {
 
 /// The brains of the plugin at `path`, or why it cannot be played.
 pub fn brain_source(path: &Path, log: Option<LogPlace>) -> Result<Arc<dyn BrainSource>, String> {
-    let library = match plugin_c::load(path, log.clone())? {
-        plugin_c::Loaded::Plugin(factory) => return Ok(Arc::new(factory)),
-        plugin_c::Loaded::NotC(library) => library,
+    let library = match c::load(path, log.clone())? {
+        c::Loaded::Plugin(factory) => return Ok(Arc::new(factory)),
+        c::Loaded::NotC(library) => library,
     };
-    let found = plugin_rust::load(path);
+    let found = rust::load(path);
     // The Rust loader opened the library again (and keeps it): this handle
     // is no longer needed.
     drop(library);
     match found? {
-        plugin_rust::Loaded::Plugin(module) => Ok(Arc::new(RustPluginFactory::new(module, path, log))),
-        plugin_rust::Loaded::NotRust => Err(format!(
+        rust::Loaded::Plugin(module) => Ok(Arc::new(RustPluginFactory::new(module, path, log))),
+        rust::Loaded::NotRust => Err(format!(
             "{} is not a plugin this build can load: it exports neither lightcycles_bot_v1 (a C plugin, \
              include/lightcycles.h) nor an abi_stable root module (a Rust plugin built with lightcycles-plugin \
              and export_bot!)",

@@ -9,6 +9,8 @@
 //! batches, each batch long enough for the clock; figures from one run are
 //! comparable with each other, less so across machines or runs.
 
+pub mod adapters;
+
 use std::collections::VecDeque;
 use std::hint::black_box;
 use std::io::{self, Write};
@@ -160,12 +162,12 @@ pub enum SearchUnit {
 /// evaluation costs, how many nodes it searches a second, and how deep it
 /// gets within one tick of 50 ms.
 pub fn measure_search(time: Duration) -> Vec<SearchRow> {
-    use crate::bot::search::alphabeta::Duel;
-    use crate::bot::search::budget::{Budget, Limit};
-    use crate::bot::search::cells::CellGraph;
-    use crate::bot::search::chambers::Chambers;
-    use crate::bot::search::eval::Evaluator;
-    use crate::bot::search::TABLE_BITS;
+    use crate::bot::builtin::search::alphabeta::Duel;
+    use crate::bot::builtin::search::budget::{Budget, Limit};
+    use crate::bot::builtin::search::cells::CellGraph;
+    use crate::bot::builtin::search::chambers::Chambers;
+    use crate::bot::builtin::search::eval::Evaluator;
+    use crate::bot::builtin::search::TABLE_BITS;
 
     let mut rows = Vec::new();
     let row = |what: String, value: f64, unit: SearchUnit| SearchRow { what, value, unit };

@@ -282,8 +282,8 @@ fn direction(graph: &CellGraph, from: Cell, to: Cell) -> Dir {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::search::chambers::tests::longest_path;
-    use crate::bot::search::testing::{drawn_game, drawn_position, ride_alone};
+    use crate::bot::builtin::search::chambers::tests::longest_path;
+    use crate::bot::builtin::search::testing::{drawn_game, drawn_position, ride_alone};
     use lightcycles_core::Engine;
 
     /// Lets the filler ride player 0 alone until no move is left; the

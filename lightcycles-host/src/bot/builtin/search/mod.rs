@@ -44,7 +44,7 @@ use self::endgame::Filler;
 use self::eval::Evaluator;
 use self::multi::Paranoid;
 use self::stats::{AnswerClock, GameClock};
-use super::{Bot, BotContext, Reply, Turn};
+use crate::bot::{Bot, BotContext, Reply, Turn};
 
 /// Size of the transposition table: `2^TABLE_BITS` entries of 24 bytes.
 pub const TABLE_BITS: u32 = 18;
@@ -277,7 +277,7 @@ mod tests {
     use super::testing::drawn_game;
     use super::*;
     use crate::bot::builtin::Builtin;
-    use crate::match_loop::{play, GameSetup, Limits};
+    use crate::game::match_loop::{play, GameSetup, Limits};
     use lightcycles_core::search::safe_moves;
     use lightcycles_core::{Action, Config, SplitMix64};
 

@@ -21,6 +21,10 @@
 //! host stopped by a signal (Ctrl-C reaches the host only: each bot has a
 //! group of its own) can take every bot with it ([`stop_all`]).
 
+pub mod lines;
+pub mod log;
+pub mod sandbox;
+
 use std::collections::{BTreeSet, VecDeque};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -33,10 +37,10 @@ use rustix::process::{
     Signal, WaitId, WaitIdOptions, WaitOptions,
 };
 
-use super::lines::{pump_lines, Output, ANSWER_LINE_CAP};
-use super::log::BotLog;
-use super::sandbox::Sandbox;
-use super::{ask_and_collect, Asked, Bot, BotError, Reply, Turn};
+use crate::bot::process::lines::{pump_lines, Output, ANSWER_LINE_CAP};
+use crate::bot::process::log::BotLog;
+use crate::bot::process::sandbox::Sandbox;
+use crate::bot::{ask_and_collect, Asked, Bot, BotError, Reply, Turn};
 use std::os::unix::process::CommandExt;
 
 /// How long a bot has to end after SIGTERM before its group gets SIGKILL.

@@ -24,10 +24,10 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::log::{BotLog, LogPlace};
-use super::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};
-use super::sandbox::Sandbox;
-use super::{Bot, BotContext, BotError, BotFactory};
+use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::process::sandbox::Sandbox;
+use crate::bot::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};
+use crate::bot::{Bot, BotContext, BotError, BotFactory};
 
 /// The adapter script, run by `python3 -c ADAPTER main.py`.
 pub const ADAPTER: &str = include_str!("python_adapter.py");

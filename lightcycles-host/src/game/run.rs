@@ -17,7 +17,7 @@ use lightcycles_core::rng::game_seed;
 use lightcycles_core::{Answer, Config, Engine, Outcome};
 
 use crate::bot::{Bot, BotContext, BotFactory, Failed};
-use crate::match_loop::{self, FaultCounts, GameSetup, Limits, MapFile, MatchError};
+use crate::game::match_loop::{self, FaultCounts, GameSetup, Limits, MapFile, MatchError};
 
 /// A bot taking part in a run: its display name and how to make it.
 #[derive(Clone)]
@@ -138,7 +138,7 @@ pub fn replay_path(dir: &Path, game: u64) -> PathBuf {
 pub fn write_replay(path: &Path, replay: &Replay) -> std::io::Result<()> {
     let mut json = replay.to_json();
     json.push('\n');
-    crate::whole_file::write(path, json.as_bytes())
+    crate::io::whole_file::write(path, json.as_bytes())
 }
 
 /// Plays one game of the run on engine `E`.
@@ -302,7 +302,7 @@ pub fn run_watched<E: Engine>(
 mod tests {
     use super::*;
     use crate::bot::builtin::Builtin;
-    use crate::match_loop::DefaultEngine;
+    use crate::game::match_loop::DefaultEngine;
 
     fn entrants(kinds: &[Builtin]) -> Vec<Entrant> {
         kinds.iter().enumerate().map(|(i, b)| Entrant { name: format!("b{i}"), factory: Arc::new(*b) }).collect()

@@ -238,7 +238,7 @@ impl Chambers {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::bot::search::cells::NONE;
+    use crate::bot::builtin::search::cells::NONE;
 
     /// A region drawn as text: `.` a cell of the region, `#` a solid cell,
     /// `@` the head. Returns the graph, the region and the head.

@@ -125,7 +125,7 @@ fn touches(game: &FastGame, room: &[u64], head: Pos) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::search::testing::drawn_game;
+    use crate::bot::builtin::search::testing::drawn_game;
 
     fn view(rows: &[&str]) -> DuelView {
         let game = drawn_game(rows);

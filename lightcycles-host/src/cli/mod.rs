@@ -20,21 +20,22 @@ use lightcycles_core::replay::Replay;
 use lightcycles_core::{Answer, Config, ConfigError, FaultPolicy};
 
 use crate::bot::builtin::Builtin;
-use crate::bot::log::{LogPlace, LOGS_DIR};
-use crate::bot::sandbox::Sandbox;
-use crate::match_loop::{DefaultEngine, Limits, MapFile};
-use crate::report::{self, Tally};
-use crate::run::{self, Entrant, RunError, RunOptions};
-use crate::spec::{self, BotSpec, Hosting};
+use crate::bot::process::log::{LogPlace, LOGS_DIR};
+use crate::bot::process::sandbox::Sandbox;
+use crate::bot::spec::SpecError;
+use crate::bot::spec::{self, BotSpec, Hosting};
+use crate::game::match_loop::{DefaultEngine, Limits, MapFile};
+use crate::game::report::{self, Tally};
+use crate::game::run::{self, Entrant, RunError, RunOptions};
+use crate::game::verify::{self, Verdict};
+use crate::io::{input, whole_file};
 use crate::stats::Sprt;
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::schedule::{PairingMode, Schedule};
 use crate::tournament::{self, Tournament};
-use crate::verify::{self, Verdict};
+use crate::view::map as map_view;
 use crate::view::scene::{MapOrigin, Scene};
 use crate::view::{self, Viewable};
-use crate::{input, whole_file};
-use crate::{map_view, spec::SpecError};
 
 /// Plays LightCycles bots against each other, checks and shows replays, and shows maps.
 #[derive(Debug, Parser)]
@@ -100,11 +101,11 @@ pub struct PluginHostArgs {
 #[derive(Clone, Debug, Args)]
 pub struct HostingArgs {
     /// Address-space limit of each bot process, in MiB (0: none).
-    #[arg(long = "bot-memory-mb", value_name = "MB", default_value_t = crate::bot::sandbox::DEFAULT_MEMORY_MB)]
+    #[arg(long = "bot-memory-mb", value_name = "MB", default_value_t = crate::bot::process::sandbox::DEFAULT_MEMORY_MB)]
     pub bot_memory_mb: u64,
     /// Processes a bot may start beside the ones its user already runs
     /// (RLIMIT_NPROC; not applied under root; 0: none).
-    #[arg(long = "bot-processes", value_name = "N", default_value_t = crate::bot::sandbox::DEFAULT_PROCESSES)]
+    #[arg(long = "bot-processes", value_name = "N", default_value_t = crate::bot::process::sandbox::DEFAULT_PROCESSES)]
     pub bot_processes: u64,
     /// Run each native plugin in a child process of its own, so that a crash,
     /// an endless loop or a memory bomb is a fault of that bot only
@@ -132,10 +133,10 @@ impl HostingArgs {
     /// no bot is a plugin).
     pub fn to_flags(hosting: &Hosting, plugins: bool) -> Vec<String> {
         let mut flags = Vec::new();
-        if hosting.sandbox.memory_mb != crate::bot::sandbox::DEFAULT_MEMORY_MB {
+        if hosting.sandbox.memory_mb != crate::bot::process::sandbox::DEFAULT_MEMORY_MB {
             flags.extend(["--bot-memory-mb".to_string(), hosting.sandbox.memory_mb.to_string()]);
         }
-        if hosting.sandbox.processes != crate::bot::sandbox::DEFAULT_PROCESSES {
+        if hosting.sandbox.processes != crate::bot::process::sandbox::DEFAULT_PROCESSES {
             flags.extend(["--bot-processes".to_string(), hosting.sandbox.processes.to_string()]);
         }
         if hosting.isolate && plugins {
@@ -510,7 +511,7 @@ pub fn main() -> ExitCode {
 /// and lines from anyone, so every control character in it is shown as an
 /// escape (its own line breaks are kept).
 pub fn shown_message(message: &str) -> String {
-    message.split('\n').map(crate::view::untrusted::terminal_text).collect::<Vec<_>>().join("\n")
+    message.split('\n').map(crate::io::untrusted::terminal_text).collect::<Vec<_>>().join("\n")
 }
 
 /// Runs one parsed command, writing its output to `out`.
@@ -525,7 +526,7 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::PluginHost(args) => {
             let ctx =
                 crate::bot::BotContext { game: args.game, seat: args.seat, players: args.players, seed: args.seed };
-            match crate::bot::isolated::serve(&args.path, ctx, args.check) {
+            match crate::bot::adapter::plugin::isolated::serve(&args.path, ctx, args.check) {
                 code if code == ExitCode::SUCCESS => Ok(()),
                 _ => Err(Failure { code: 2, message: String::new() }),
             }
@@ -535,11 +536,11 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
             crate::bench::run(out, time).map_err(stdout_failure)?;
             let host = std::env::current_exe().ok();
             let figures =
-                crate::adapter_bench::measure_hosted(crate::adapter_bench::Budget::Time(time), host.as_deref());
+                crate::bench::adapters::measure_hosted(crate::bench::adapters::Budget::Time(time), host.as_deref());
             let text = format!(
                 "\nBot adapters: the time of one tick through each, against a bot that answers at once \
                  (48 × 36):\n\n{}",
-                crate::adapter_bench::table(&figures)
+                crate::bench::adapters::table(&figures)
             );
             write_out(out, &text).map_err(stdout_failure)
         }

@@ -6,7 +6,7 @@
 //! speaks (another version is refused, naming both), and every function is
 //! there. Each game and seat gets its own bot, made with the first
 //! observation and the bot's own seed, run on a thread of its own
-//! ([`super::in_process`]). `choose` returns 0 to 3 for N, E, S, W, or −1
+//! ([`crate::bot::adapter::plugin::in_process`]). `choose` returns 0 to 3 for N, E, S, W, or −1
 //! for no move (without fault); any other code is an invalid answer,
 //! recorded as the line `code 7` so that it stays invalid on replay. A
 //! `create` that returns NULL makes the bot crash on every tick of that
@@ -14,7 +14,7 @@
 //!
 //! What cannot be protected: the plugin runs in the host's process, so a
 //! C++ exception or a Rust panic that leaves its functions, an abort, a
-//! segfault or an `exit` ends the host (see [`super::in_process`]).
+//! segfault or an `exit` ends the host (see [`crate::bot::adapter::plugin::in_process`]).
 #![allow(unsafe_code)]
 
 use std::ffi::c_void;
@@ -27,11 +27,11 @@ use lightcycles_core::observation::Observation;
 use lightcycles_core::Dir;
 use lightcycles_ffi::{plugin::check_table, LcBotEntryFn, LcBotV1, ObservationBuffer, LC_BOT_ENTRY_SYMBOL};
 
-use super::builtin::bot_seed;
-use super::in_process::{Brain, ThreadBot};
-use super::log::{BotLog, LogPlace};
-use super::plugin::BrainSource;
-use super::{Bot, BotContext, BotError, BotFactory, Reply};
+use crate::bot::adapter::plugin::in_process::{Brain, ThreadBot};
+use crate::bot::adapter::plugin::BrainSource;
+use crate::bot::builtin::bot_seed;
+use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply};
 
 /// A loaded C plugin: the library, kept loaded while any bot of it lives,
 /// and its checked table.

@@ -15,14 +15,14 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::bot::adapter::json_lines::CommandFactory;
+use crate::bot::adapter::plugin;
+use crate::bot::adapter::plugin::isolated::IsolatedFactory;
+use crate::bot::adapter::python::PythonFactory;
+use crate::bot::adapter::tron2010::Tron2010Factory;
 use crate::bot::builtin::Builtin;
-use crate::bot::isolated::IsolatedFactory;
-use crate::bot::log::LogPlace;
-use crate::bot::plugin;
-use crate::bot::python::PythonFactory;
-use crate::bot::sandbox::Sandbox;
-use crate::bot::subprocess::CommandFactory;
-use crate::bot::tron2010::Tron2010Factory;
+use crate::bot::process::log::LogPlace;
+use crate::bot::process::sandbox::Sandbox;
 use crate::bot::BotFactory;
 
 /// What kind of bot a spec names, and where to find it.
@@ -301,7 +301,7 @@ mod tests {
 
     #[test]
     fn the_search_bot_takes_options_after_its_name() {
-        use crate::bot::search::SearchOptions;
+        use crate::bot::builtin::search::SearchOptions;
         let search = |nodes, stats| BotKind::Builtin(Builtin::Search(SearchOptions { nodes, stats }));
         assert_eq!(parse("builtin:search").kind, search(None, false));
         assert_eq!(parse("builtin:search:nodes=20000").kind, search(Some(20000), false));

@@ -3,8 +3,8 @@
 //! segfaults, aborts, exits, loops for ever or exhausts its memory ends
 //! that process only: a fault of its bot, like any bot process.
 //!
-//! The child is a bot process as any other ([`super::process`]): its own
-//! process group, the limits of [`super::sandbox`], stderr to the bot's
+//! The child is a bot process as any other ([`crate::bot::process`]): its own
+//! process group, the limits of [`crate::bot::process::sandbox`], stderr to the bot's
 //! log, killed with its group when the game ends. It loads the plugin,
 //! makes the bot's [`Brain`] for its game and seat (the same seed as
 //! in-process, so the same plugin plays the same games either way), and
@@ -33,12 +33,12 @@ use std::time::{Duration, Instant};
 
 use lightcycles_core::observation::Observation;
 
-use super::in_process::Brain;
-use super::log::{BotLog, LogPlace};
-use super::plugin::brain_source;
-use super::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};
-use super::sandbox::Sandbox;
-use super::{Bot, BotContext, BotError, BotFactory, Reply};
+use crate::bot::adapter::plugin::brain_source;
+use crate::bot::adapter::plugin::in_process::Brain;
+use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::process::sandbox::Sandbox;
+use crate::bot::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};
+use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply};
 
 /// The hidden subcommand that runs a plugin for the host.
 pub const SUBCOMMAND: &str = "__plugin-host";

@@ -9,7 +9,7 @@
 //! per run and never unloaded (abi_stable's rule: a module may leave
 //! references behind). Each game and seat gets its own bot from the
 //! plugin, made with the first observation and the bot's own seed, run on a
-//! thread of its own ([`super::in_process`]).
+//! thread of its own ([`crate::bot::adapter::plugin::in_process`]).
 //!
 //! Panics inside the plugin are caught by the plugin's side of the
 //! interface and come back as messages: the tick is a `crash`, the message
@@ -23,11 +23,11 @@ use abi_stable::std_types::RResult;
 use lightcycles_core::observation::Observation;
 use lightcycles_plugin::{BotHandle, BotModuleRef, PluginPlayer, View};
 
-use super::builtin::bot_seed;
-use super::in_process::{Brain, ThreadBot};
-use super::log::{BotLog, LogPlace};
-use super::plugin::BrainSource;
-use super::{Bot, BotContext, BotError, BotFactory, Reply};
+use crate::bot::adapter::plugin::in_process::{Brain, ThreadBot};
+use crate::bot::adapter::plugin::BrainSource;
+use crate::bot::builtin::bot_seed;
+use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply};
 
 /// The plugin interface version this host loads: the major version of
 /// `lightcycles-plugin`.

@@ -6,7 +6,7 @@ use std::path::Path;
 use lightcycles_core::replay::{self, Mismatch, Replay, ReplayError};
 use lightcycles_core::{Engine, Outcome};
 
-use crate::input::{self, InputError};
+use crate::io::input::{self, InputError};
 
 /// What replaying a well-formed file found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,8 +59,8 @@ mod tests {
     use lightcycles_core::Game;
     use proptest::prelude::*;
 
-    const HEADON: &str = include_str!("../../lightcycles-core/tests/golden-replays/map_headon_draw.json");
-    const SIM: &str = include_str!("../../lightcycles-core/tests/golden-replays/sim_3.json");
+    const HEADON: &str = include_str!("../../../lightcycles-core/tests/golden-replays/map_headon_draw.json");
+    const SIM: &str = include_str!("../../../lightcycles-core/tests/golden-replays/sim_3.json");
 
     #[test]
     fn golden_replays_verify() {

@@ -9,7 +9,7 @@
 //! A plugin that aborts, faults (a segfault) or exits takes the host with
 //! it; one that writes to stdout writes into the host's output. Run code
 //! you do not trust as a process: `cmd:`, or the plugin under `--isolate`
-//! ([`super::isolated`]).
+//! ([`crate::bot::adapter::plugin::isolated`]).
 
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use lightcycles_core::observation::Observation;
 
-use super::log::BotLog;
-use super::{ask_and_collect, Asked, Bot, BotError, Reply, Turn};
+use crate::bot::process::log::BotLog;
+use crate::bot::{ask_and_collect, Asked, Bot, BotError, Reply, Turn};
 
 /// The code of one in-process bot, run on its thread.
 pub trait Brain: Send + 'static {

@@ -1,18 +1,21 @@
 //! Bots compiled into the host: `random`, `fuzz`, `straight`, `wallhug`,
-//! `floodfill` and `search` (its own module tree, [`super::search`]).
+//! `floodfill` and `search` (its own module tree, [`crate::bot::builtin::search`]).
 //!
 //! A built-in bot's randomness comes from a SplitMix64 of its own, seeded
 //! from the game's seed and its seat ([`bot_seed`]); it never draws from the
 //! map generator, so a bot's draws cannot shift a map.
+
+pub mod search;
+pub mod space;
 
 use std::time::Duration;
 
 use lightcycles_core::search::{self as room, Scratch};
 use lightcycles_core::{Dir, Engine, FastGame, Pos, SplitMix64};
 
-use super::search::{SearchBot, SearchOptions};
-use super::space;
-use super::{Bot, BotContext, BotError, BotFactory, Reply, Turn};
+use crate::bot::builtin::search::{SearchBot, SearchOptions};
+
+use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply, Turn};
 
 /// A bot compiled into the host, named by `builtin:NAME`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -11,9 +11,9 @@
 
 use std::fmt::Write;
 
-use crate::match_loop::FaultCounts;
-use crate::run::GameSummary;
-use crate::view::untrusted::terminal_text;
+use crate::game::match_loop::FaultCounts;
+use crate::game::run::GameSummary;
+use crate::io::untrusted::terminal_text;
 
 /// Wins per entrant and draws, over the games of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +97,7 @@ pub fn game_line(game: &GameSummary, max_ticks: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::GamePlan;
+    use crate::game::run::GamePlan;
     use lightcycles_core::Outcome;
 
     fn summary(seats: Vec<usize>, names: &[&str], outcome: Outcome, faults: Vec<FaultCounts>) -> GameSummary {

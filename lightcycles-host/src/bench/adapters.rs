@@ -24,15 +24,15 @@ use lightcycles_core::{Config, Engine, Game, Position};
 use lightcycles_ffi::{LcBotV1, LcObservation, LC_BOT_ABI_VERSION};
 use lightcycles_plugin::{module_of, Dir, PluginBot, View};
 
+use crate::bot::adapter::json_lines::CommandFactory;
+use crate::bot::adapter::plugin::c::CPluginFactory;
+use crate::bot::adapter::plugin::isolated::IsolatedFactory;
+use crate::bot::adapter::plugin::rust::RustPluginFactory;
+use crate::bot::adapter::python::PythonFactory;
+use crate::bot::adapter::tron2010::Tron2010Factory;
 use crate::bot::builtin::Builtin;
-use crate::bot::isolated::IsolatedFactory;
-use crate::bot::log::LogPlace;
-use crate::bot::plugin_c::CPluginFactory;
-use crate::bot::plugin_rust::RustPluginFactory;
-use crate::bot::python::PythonFactory;
-use crate::bot::sandbox::Sandbox;
-use crate::bot::subprocess::CommandFactory;
-use crate::bot::tron2010::Tron2010Factory;
+use crate::bot::process::log::LogPlace;
+use crate::bot::process::sandbox::Sandbox;
 use crate::bot::{Bot, BotContext, BotFactory, Reply, Turn};
 
 /// The time per tick of one adapter.

@@ -1,0 +1,8 @@
+//! Games: one game ([`match_loop`]), many games ([`run`]), the lines and
+//! tallies that report them ([`report`]), and checking replay files
+//! ([`verify`]).
+
+pub mod match_loop;
+pub mod report;
+pub mod run;
+pub mod verify;

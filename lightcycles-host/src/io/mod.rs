@@ -1,0 +1,7 @@
+//! What the host reads and writes: the files a user names ([`input`]),
+//! files written whole ([`whole_file`]), and untrusted text made safe for a
+//! terminal or a log ([`untrusted`]).
+
+pub mod input;
+pub mod untrusted;
+pub mod whole_file;
