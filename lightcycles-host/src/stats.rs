@@ -534,12 +534,12 @@ mod tests {
         assert_eq!(sprt.verdict(-3.0), Some(Hypothesis::H0));
     }
 
-    /// Runs an SPRT on pairs drawn from `p` (probabilities of LL … WW,
-    /// in thousandths) until it decides or `cap` pairs are played.
+    /// Runs an SPRT on pairs drawn from `p` (weights of LL … WW, out of
+    /// their sum) until it decides or `cap` pairs are played.
     fn simulate(sprt: &Sprt, p: [u64; 5], cap: u64, rng: &mut lightcycles_core::SplitMix64) -> Option<Hypothesis> {
         let mut pairs = Pentanomial::default();
         for _ in 0..cap {
-            let mut draw = rng.below(1000);
+            let mut draw = rng.below(p.iter().sum());
             let k = p
                 .iter()
                 .position(|&pk| {
@@ -576,28 +576,7 @@ mod tests {
         // equal and 10 Elo apart (probabilities in ten-thousandths).
         let mirror_equal = [0, 300, 9400, 300, 0];
         let mirror_stronger = [0, 12, 9400, 588, 0];
-        let simulate_10k = |p: [u64; 5], rng: &mut lightcycles_core::SplitMix64| {
-            let mut pairs = Pentanomial::default();
-            for _ in 0..20_000 {
-                let mut draw = rng.below(10_000);
-                let k = p
-                    .iter()
-                    .position(|&pk| {
-                        if draw < pk {
-                            true
-                        } else {
-                            draw -= pk;
-                            false
-                        }
-                    })
-                    .unwrap();
-                pairs.counts[k] += 1;
-                if let Some(h) = sprt.verdict(sprt.llr(&pairs)) {
-                    return Some(h);
-                }
-            }
-            None
-        };
+        let simulate_10k = |p: [u64; 5], rng: &mut lightcycles_core::SplitMix64| simulate(&sprt, p, 20_000, rng);
         let false_positives = (0..400).filter(|_| simulate_10k(mirror_equal, &mut rng) == Some(Hypothesis::H1)).count();
         assert!(false_positives <= 32, "{false_positives} of 400 runs accepted H1 between mirrored equals");
         let found = (0..400).filter(|_| simulate_10k(mirror_stronger, &mut rng) == Some(Hypothesis::H1)).count();

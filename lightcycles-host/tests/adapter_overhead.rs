@@ -11,10 +11,8 @@
 fn adapter_overhead_per_tick() {
     let ticks = std::env::var("LIGHTCYCLES_BENCH_TICKS").ok().and_then(|t| t.parse().ok()).unwrap_or(2000);
     let host = std::path::Path::new(env!("CARGO_BIN_EXE_lightcycles"));
-    let figures = lightcycles_host::bench::adapters::measure_hosted(
-        lightcycles_host::bench::adapters::Budget::Ticks(ticks),
-        Some(host),
-    );
+    let figures =
+        lightcycles_host::bench::adapters::measure(lightcycles_host::bench::adapters::Budget::Ticks(ticks), Some(host));
     println!("{} ticks each on the default 48 × 36 board:", ticks);
     print!("{}", lightcycles_host::bench::adapters::table(&figures));
     assert!(figures.iter().all(Result::is_ok));

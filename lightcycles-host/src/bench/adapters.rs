@@ -195,16 +195,11 @@ fn time_ticks(bot: &mut dyn Bot, position: &Position, budget: Budget) -> Result<
     Ok((ticks, start.elapsed() / ticks.max(1)))
 }
 
-/// Measures every adapter for `budget` on the default 48 × 36 board.
-/// An adapter that cannot run here (no `python3`, no `perl`) gives an
-/// error naming it. No isolated plugin: see [`measure_hosted`].
-pub fn measure_with(budget: Budget) -> Vec<Result<AdapterFigure, String>> {
-    measure_hosted(budget, None)
-}
-
-/// [`measure_with`], and a C plugin under `--isolate` hosted by `host` (the
-/// `lightcycles` binary) when one is given.
-pub fn measure_hosted(budget: Budget, host: Option<&std::path::Path>) -> Vec<Result<AdapterFigure, String>> {
+/// Measures every adapter for `budget` on the default 48 × 36 board, and
+/// a C plugin under `--isolate` hosted by `host` (the `lightcycles` binary)
+/// when one is given. An adapter that cannot run here (no `python3`, no
+/// `perl`) gives an error naming it.
+pub fn measure(budget: Budget, host: Option<&std::path::Path>) -> Vec<Result<AdapterFigure, String>> {
     let dir = match tempfile::tempdir() {
         Ok(dir) => dir,
         Err(e) => return vec![Err(format!("no temporary folder: {e}"))],
@@ -222,11 +217,6 @@ pub fn measure_hosted(budget: Budget, host: Option<&std::path::Path>) -> Vec<Res
             Ok(AdapterFigure { adapter, bot, ticks, per_tick })
         })
         .collect()
-}
-
-/// Measures every adapter over `ticks` ticks (see [`measure_with`]).
-pub fn measure(ticks: u32) -> Vec<Result<AdapterFigure, String>> {
-    measure_with(Budget::Ticks(ticks))
 }
 
 /// The figures as a Markdown table, one adapter a row.
@@ -249,7 +239,7 @@ mod tests {
 
     #[test]
     fn every_adapter_answers_the_bench_position() {
-        let figures = measure(3);
+        let figures = measure(Budget::Ticks(3), None);
         assert_eq!(figures.len(), 6);
         for f in &figures {
             let f = f.as_ref().unwrap_or_else(|e| panic!("{e}"));
@@ -258,7 +248,7 @@ mod tests {
         let text = table(&figures);
         assert_eq!(text.lines().count(), 8);
         assert!(text.contains("JSON-lines subprocess"));
-        let timed = measure_with(Budget::Time(Duration::from_millis(1)));
+        let timed = measure(Budget::Time(Duration::from_millis(1)), None);
         assert!(timed.iter().all(|f| f.as_ref().is_ok_and(|f| f.ticks >= 10)), "{timed:?}");
     }
 }

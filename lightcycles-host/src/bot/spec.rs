@@ -12,89 +12,47 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-use crate::bot::adapter::json_lines::CommandFactory;
-use crate::bot::adapter::plugin;
-use crate::bot::adapter::plugin::isolated::IsolatedFactory;
-use crate::bot::adapter::python::PythonFactory;
-use crate::bot::adapter::tron2010::Tron2010Factory;
+use crate::bot::adapter::{Adapter, Hosting, ADAPTERS};
 use crate::bot::builtin::Builtin;
 use crate::bot::process::log::LogPlace;
-use crate::bot::process::sandbox::Sandbox;
 use crate::bot::BotFactory;
 
-/// What kind of bot a spec names, and where to find it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BotKind {
-    /// `builtin:NAME`: compiled into the host.
-    Builtin(Builtin),
-    /// `path/to/main.py`: a CodeClash Python bot (`get_move(obs) -> str`).
-    Python(PathBuf),
-    /// `path/to/libbot.so` (`.dylib`, `.dll`): a native plugin.
-    Plugin(PathBuf),
-    /// `cmd:COMMAND`: a program speaking JSON lines, run by `/bin/sh -c`.
-    Command(String),
-    /// `tron2010:COMMAND`: a bot of the 2010 Google AI Challenge, run by `/bin/sh -c`.
-    Tron2010(String),
-}
-
-impl BotKind {
-    /// What this form is called in messages.
-    pub fn form(&self) -> &'static str {
-        match self {
-            BotKind::Builtin(_) => "built-in bots (builtin:NAME)",
-            BotKind::Python(_) => "CodeClash Python bots (PATH.py)",
-            BotKind::Plugin(_) => "native plugins (PATH.so, .dylib, .dll)",
-            BotKind::Command(_) => "JSON-lines programs (cmd:COMMAND)",
-            BotKind::Tron2010(_) => "2010 Google AI Challenge bots (tron2010:COMMAND)",
-        }
-    }
-
-    /// The most players a game with a bot of this kind may have, when the
-    /// kind has a limit of its own (the 2010 protocol knows two players).
-    pub fn max_players(&self) -> Option<usize> {
-        match self {
-            BotKind::Tron2010(_) => Some(2),
-            _ => None,
-        }
-    }
-
-    /// The name a bot of this kind gets when the spec gives none: the
-    /// builtin's name, the file's stem, or the stem of the command's program.
-    /// A file name may hold any character, a name only those of a NAME:
-    /// every other character of a stem becomes `_`, so that a name never
-    /// steers a terminal and always works as `NAME=` in a replay command.
-    pub fn default_name(&self) -> String {
-        fn stem(path: &Path) -> Option<String> {
-            let plain = |c: char| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' };
-            path.file_stem()
-                .map(|s| s.to_string_lossy().chars().map(plain).collect())
-                .filter(|s: &String| !s.is_empty())
-        }
-        match self {
-            BotKind::Builtin(b) => b.name().to_string(),
-            BotKind::Python(path) => stem(path).unwrap_or_else(|| "python".to_string()),
-            BotKind::Plugin(path) => stem(path).unwrap_or_else(|| "plugin".to_string()),
-            BotKind::Command(command) | BotKind::Tron2010(command) => {
-                let program = command.split_ascii_whitespace().find(|w| *w != "exec").unwrap_or("");
-                stem(Path::new(program)).unwrap_or_else(|| "cmd".to_string())
-            }
-        }
-    }
-}
-
-/// One bot argument, parsed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One bot argument, parsed: which adapter plays it, and what that adapter
+/// needs to find the bot.
+#[derive(Clone)]
 pub struct BotSpec {
     /// The display name given with `NAME=`, if any.
     pub name: Option<String>,
-    /// What the bot is.
-    pub kind: BotKind,
+    /// The adapter of the spec's form.
+    pub adapter: &'static dyn Adapter,
+    /// What the adapter needs to find the bot: the builtin's name and
+    /// options, the command, or the path.
+    pub target: String,
     /// The argument as written, for messages.
     pub arg: String,
 }
+
+impl fmt::Debug for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BotSpec")
+            .field("name", &self.name)
+            .field("form", &self.adapter.form())
+            .field("target", &self.target)
+            .finish()
+    }
+}
+
+impl PartialEq for BotSpec {
+    fn eq(&self, other: &BotSpec) -> bool {
+        (self.adapter.form(), &self.name, &self.target, &self.arg)
+            == (other.adapter.form(), &other.name, &other.target, &other.arg)
+    }
+}
+
+impl Eq for BotSpec {}
 
 /// A bot argument that names no bot this build can play.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -161,58 +119,25 @@ impl BotSpec {
             Some((name, form)) if is_valid_name(name) => (Some(name.to_string()), form),
             _ => (None, arg),
         };
-        let kind = parse_form(arg, form)?;
-        Ok(BotSpec { name, kind, arg: arg.to_string() })
+        let (adapter, target) = parse_form(arg, form)?;
+        Ok(BotSpec { name, adapter, target, arg: arg.to_string() })
     }
 
-    /// The display name before names are made unique.
+    /// The display name before names are made unique: the one given, or
+    /// the adapter's default (the builtin's name, the file's stem, or the
+    /// stem of the command's program).
     pub fn base_name(&self) -> String {
-        self.name.clone().unwrap_or_else(|| self.kind.default_name())
+        self.name.clone().unwrap_or_else(|| self.adapter.default_name(&self.target))
     }
 
-    /// The factory that makes this bot for each game, with no logs, or why
-    /// this build cannot play it.
-    pub fn factory(&self) -> Result<Arc<dyn BotFactory>, SpecError> {
-        self.factory_logged(None)
+    /// The factory that makes this bot for each game, hosted as `hosting`
+    /// says and logging to `log` (a run's log folder and the bot's display
+    /// name) when given, or why this build cannot play it.
+    pub fn factory(&self, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, SpecError> {
+        self.adapter
+            .factory(&self.target, log, hosting)
+            .map_err(|reason| SpecError::Unusable { arg: self.arg.clone(), reason })
     }
-
-    /// The factory that makes this bot for each game, writing the logs of a
-    /// bot process to `log` (a run's log folder and the bot's display name),
-    /// or why this build cannot play it. Files are checked here, once, so a
-    /// missing bot stops a run before its first game. Bot processes get the
-    /// default limits; plugins run in-process.
-    pub fn factory_logged(&self, log: Option<LogPlace>) -> Result<Arc<dyn BotFactory>, SpecError> {
-        self.factory_hosted(log, &Hosting::default())
-    }
-
-    /// [`BotSpec::factory_logged`], with bot processes under the limits of
-    /// `hosting` and plugins isolated in a process of their own when it
-    /// says so.
-    pub fn factory_hosted(&self, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, SpecError> {
-        let unusable = |reason: String| SpecError::Unusable { arg: self.arg.clone(), reason };
-        let sandbox = hosting.sandbox;
-        match &self.kind {
-            BotKind::Builtin(b) => Ok(Arc::new(*b)),
-            BotKind::Command(command) => Ok(Arc::new(CommandFactory { command: command.clone(), log, sandbox })),
-            BotKind::Tron2010(command) => Ok(Arc::new(Tron2010Factory { command: command.clone(), log, sandbox })),
-            BotKind::Python(path) => Ok(Arc::new(PythonFactory::new(path, log, sandbox).map_err(unusable)?)),
-            BotKind::Plugin(path) if hosting.isolate => {
-                Ok(Arc::new(IsolatedFactory::new(path, log, sandbox).map_err(unusable)?))
-            }
-            BotKind::Plugin(path) => plugin::factory(path, log).map_err(unusable),
-        }
-    }
-}
-
-/// How the bots of a run are hosted: the limits of every bot process, and
-/// whether native plugins run in a process of their own.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Hosting {
-    /// The limits of every bot process.
-    pub sandbox: Sandbox,
-    /// Run each native plugin in a child process of the host's binary
-    /// (`--isolate`) rather than in the host.
-    pub isolate: bool,
 }
 
 impl fmt::Display for BotSpec {
@@ -221,32 +146,41 @@ impl fmt::Display for BotSpec {
     }
 }
 
-fn parse_form(arg: &str, form: &str) -> Result<BotKind, SpecError> {
+fn parse_form(arg: &str, form: &str) -> Result<(&'static dyn Adapter, String), SpecError> {
     if form.is_empty() {
         return Err(SpecError::Empty { arg: arg.to_string() });
     }
-    if let Some(name) = form.strip_prefix("builtin:") {
-        return match Builtin::parse(name) {
-            Ok(Some(builtin)) => Ok(BotKind::Builtin(builtin)),
-            Ok(None) => Err(SpecError::UnknownBuiltin { arg: arg.to_string(), name: name.to_string() }),
-            Err(message) => Err(SpecError::BuiltinOption { arg: arg.to_string(), message }),
-        };
-    }
-    for (prefix, make) in [("cmd:", BotKind::Command as fn(String) -> BotKind), ("tron2010:", BotKind::Tron2010)] {
-        if let Some(command) = form.strip_prefix(prefix) {
-            if command.trim().is_empty() {
-                return Err(SpecError::EmptyCommand { arg: arg.to_string(), prefix });
-            }
-            return Ok(make(command.to_string()));
+    for &adapter in ADAPTERS {
+        if let Some(claimed) = adapter.claim(arg, form) {
+            return claimed.map(|target| (adapter, target));
         }
     }
-    let path = Path::new(form);
-    let has_stem = path.file_stem().is_some_and(|s| !s.is_empty() && s != ".");
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("py") if has_stem => Ok(BotKind::Python(path.to_path_buf())),
-        Some("so" | "dylib" | "dll") if has_stem => Ok(BotKind::Plugin(path.to_path_buf())),
-        _ => Err(SpecError::UnknownForm { arg: arg.to_string() }),
-    }
+    Err(SpecError::UnknownForm { arg: arg.to_string() })
+}
+
+/// A bot taking part in a run: its display name and how to make it.
+#[derive(Clone)]
+pub struct Entrant {
+    /// The unique display name.
+    pub name: String,
+    /// Makes the bot for each game and seat.
+    pub factory: Arc<dyn BotFactory>,
+}
+
+/// The entrants of a run from the bot arguments, hosted as `hosting` says,
+/// each bot process logging to `log_dir/<game>-<seat>-<name>.log` when a
+/// folder is given; or why they cannot play.
+pub fn entrants(args: &[String], log_dir: Option<&Path>, hosting: &Hosting) -> Result<Vec<Entrant>, SpecError> {
+    let specs = args.iter().map(|a| BotSpec::parse(a)).collect::<Result<Vec<_>, _>>()?;
+    let names = display_names(&specs);
+    specs
+        .iter()
+        .zip(names)
+        .map(|(spec, name)| {
+            let log = log_dir.map(|dir| LogPlace { dir: dir.to_path_buf(), name: name.clone() });
+            Ok(Entrant { name, factory: spec.factory(log, hosting)? })
+        })
+        .collect()
 }
 
 /// The display names of bots in seat order: each spec's name, or its
@@ -276,6 +210,31 @@ pub fn display_names(specs: &[BotSpec]) -> Vec<String> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::path::PathBuf;
+
+    /// What a spec names, as the tests compare it.
+    #[derive(Debug, PartialEq, Eq)]
+    enum BotKind {
+        Builtin(Builtin),
+        Python(PathBuf),
+        Plugin(PathBuf),
+        Command(String),
+        Tron2010(String),
+    }
+
+    impl BotSpec {
+        fn kind(&self) -> BotKind {
+            let target = self.target.clone();
+            match self.adapter.form() {
+                f if f.contains("builtin:") => BotKind::Builtin(Builtin::of_target(&target)),
+                f if f.contains("PATH.py") => BotKind::Python(target.into()),
+                f if f.contains("PATH.so") => BotKind::Plugin(target.into()),
+                f if f.contains("cmd:") => BotKind::Command(target),
+                f if f.contains("tron2010:") => BotKind::Tron2010(target),
+                f => panic!("an adapter the tests do not know: {f}"),
+            }
+        }
+    }
 
     fn parse(arg: &str) -> BotSpec {
         BotSpec::parse(arg).unwrap_or_else(|e| panic!("{arg}: {e}"))
@@ -287,15 +246,15 @@ mod tests {
 
     #[test]
     fn every_form_is_parsed() {
-        assert_eq!(parse("builtin:random").kind, BotKind::Builtin(Builtin::Random));
-        assert_eq!(parse("builtin:fuzz").kind, BotKind::Builtin(Builtin::Fuzz));
-        assert_eq!(parse("builtin:straight").kind, BotKind::Builtin(Builtin::Straight));
-        assert_eq!(parse("bots/main.py").kind, BotKind::Python("bots/main.py".into()));
-        assert_eq!(parse("./libbot.so").kind, BotKind::Plugin("./libbot.so".into()));
-        assert_eq!(parse("bot.dylib").kind, BotKind::Plugin("bot.dylib".into()));
-        assert_eq!(parse("C:bot.dll").kind, BotKind::Plugin("C:bot.dll".into()));
-        assert_eq!(parse("cmd:./bot --fast").kind, BotKind::Command("./bot --fast".into()));
-        assert_eq!(parse("tron2010:python3 old.py").kind, BotKind::Tron2010("python3 old.py".into()));
+        assert_eq!(parse("builtin:random").kind(), BotKind::Builtin(Builtin::Random));
+        assert_eq!(parse("builtin:fuzz").kind(), BotKind::Builtin(Builtin::Fuzz));
+        assert_eq!(parse("builtin:straight").kind(), BotKind::Builtin(Builtin::Straight));
+        assert_eq!(parse("bots/main.py").kind(), BotKind::Python("bots/main.py".into()));
+        assert_eq!(parse("./libbot.so").kind(), BotKind::Plugin("./libbot.so".into()));
+        assert_eq!(parse("bot.dylib").kind(), BotKind::Plugin("bot.dylib".into()));
+        assert_eq!(parse("C:bot.dll").kind(), BotKind::Plugin("C:bot.dll".into()));
+        assert_eq!(parse("cmd:./bot --fast").kind(), BotKind::Command("./bot --fast".into()));
+        assert_eq!(parse("tron2010:python3 old.py").kind(), BotKind::Tron2010("python3 old.py".into()));
         assert_eq!(parse("builtin:random").name, None);
     }
 
@@ -303,11 +262,11 @@ mod tests {
     fn the_search_bot_takes_options_after_its_name() {
         use crate::bot::builtin::search::SearchOptions;
         let search = |nodes, stats| BotKind::Builtin(Builtin::Search(SearchOptions { nodes, stats }));
-        assert_eq!(parse("builtin:search").kind, search(None, false));
-        assert_eq!(parse("builtin:search:nodes=20000").kind, search(Some(20000), false));
-        assert_eq!(parse("builtin:search:stats:nodes=7").kind, search(Some(7), true));
+        assert_eq!(parse("builtin:search").kind(), search(None, false));
+        assert_eq!(parse("builtin:search:nodes=20000").kind(), search(Some(20000), false));
+        assert_eq!(parse("builtin:search:stats:nodes=7").kind(), search(Some(7), true));
         let s = parse("deep=builtin:search:nodes=5");
-        assert_eq!((s.name.as_deref(), s.kind), (Some("deep"), search(Some(5), false)));
+        assert_eq!((s.name.as_deref(), s.kind()), (Some("deep"), search(Some(5), false)));
         assert_eq!(parse("builtin:search:nodes=9").base_name(), "search");
         let err = |arg: &str| BotSpec::parse(arg).unwrap_err();
         assert!(matches!(err("builtin:search:nodes=0"), SpecError::BuiltinOption { .. }));
@@ -321,16 +280,16 @@ mod tests {
     #[test]
     fn a_name_is_split_off_at_the_first_equals_after_a_valid_name() {
         let s = parse("bot_a=builtin:random");
-        assert_eq!((s.name.as_deref(), &s.kind), (Some("bot_a"), &BotKind::Builtin(Builtin::Random)));
+        assert_eq!((s.name.as_deref(), &s.kind()), (Some("bot_a"), &BotKind::Builtin(Builtin::Random)));
         let s = parse("v1.2-x=cmd:./bot --depth=3");
-        assert_eq!((s.name.as_deref(), &s.kind), (Some("v1.2-x"), &BotKind::Command("./bot --depth=3".into())));
+        assert_eq!((s.name.as_deref(), &s.kind()), (Some("v1.2-x"), &BotKind::Command("./bot --depth=3".into())));
         // Everything before the first `=` is not a name: no name, and the
         // `=` belongs to the command.
         let s = parse("cmd:./bot --depth=3");
-        assert_eq!((s.name, s.kind), (None, BotKind::Command("./bot --depth=3".into())));
+        assert_eq!((s.name.clone(), s.kind()), (None, BotKind::Command("./bot --depth=3".into())));
         // Only the first `=` splits: the rest must be a spec of its own.
         assert!(matches!(BotSpec::parse("a=b=cmd:x"), Err(SpecError::UnknownForm { .. })));
-        assert_eq!(parse("a=cmd:b=c").kind, BotKind::Command("b=c".into()));
+        assert_eq!(parse("a=cmd:b=c").kind(), BotKind::Command("b=c".into()));
     }
 
     #[test]
@@ -352,18 +311,18 @@ mod tests {
     #[test]
     fn factories_of_every_form() {
         for arg in ["builtin:fuzz", "cmd:./bot", "tron2010:./bot"] {
-            assert!(parse(arg).factory().is_ok(), "{arg}");
+            assert!(parse(arg).factory(None, &Hosting::default()).is_ok(), "{arg}");
         }
-        let e = parse("no/such/main.py").factory().err().expect("a missing file");
+        let e = parse("no/such/main.py").factory(None, &Hosting::default()).err().expect("a missing file");
         assert!(matches!(e, SpecError::Unusable { .. }));
         assert!(e.to_string().starts_with("bot \"no/such/main.py\": cannot read no/such/main.py"), "{e}");
     }
 
     #[test]
     fn only_the_2010_protocol_limits_the_players() {
-        assert_eq!(parse("tron2010:./bot").kind.max_players(), Some(2));
-        assert_eq!(parse("cmd:./bot").kind.max_players(), None);
-        assert_eq!(parse("builtin:random").kind.max_players(), None);
+        assert_eq!(parse("tron2010:./bot").adapter.max_players(), Some(2));
+        assert_eq!(parse("cmd:./bot").adapter.max_players(), None);
+        assert_eq!(parse("builtin:random").adapter.max_players(), None);
     }
 
     #[test]

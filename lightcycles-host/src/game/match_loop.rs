@@ -18,11 +18,6 @@ use lightcycles_core::{
 
 use crate::bot::{Asked, Bot, Reply, Turn};
 
-/// The engine games are played on: the fast engine, proven equal to the
-/// reference by the core's trajectory gate. `replay verify` always replays
-/// on the reference engine, the rule book's own reading.
-pub type DefaultEngine = lightcycles_core::fast::FastGame;
-
 /// The time a bot has to answer one observation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -167,20 +162,15 @@ pub fn answer_of(reply: &Reply) -> Answer {
     }
 }
 
-/// Plays one game on engine `E` with one bot per seat (`names` by seat),
-/// to its end.
-pub fn play<E: Engine>(
-    setup: &GameSetup<'_>,
-    names: Vec<String>,
-    bots: Vec<Box<dyn Bot>>,
-) -> Result<GameRecord, MatchError> {
-    play_watched(setup, names, bots, &mut |_: &E, _: &[Answer]| {})
-}
+/// The watcher of a game nobody watches.
+pub fn unwatched<E>(_: &E, _: &[Answer]) {}
 
-/// [`play`], showing `watch` the game before the first tick (with no
+/// Plays one game on engine `E` with one bot per seat (`names` by seat),
+/// to its end, showing `watch` the game before the first tick (with no
 /// answers) and after every tick (with the answers of that tick), as
-/// `play --watch` draws it. Watching never changes the game.
-pub fn play_watched<E: Engine>(
+/// `play --watch` draws it; pass [`unwatched`] when nobody looks. Watching
+/// never changes the game.
+pub fn play<E: Engine>(
     setup: &GameSetup<'_>,
     names: Vec<String>,
     bots: Vec<Box<dyn Bot>>,
@@ -272,8 +262,10 @@ mod tests {
         for (players, side, seed) in [(2, 48, 7), (3, 20, 3), (4, 24, 11), (8, 32, 5)] {
             let config = Config { width: side, height: side, players, ..Config::default() };
             let kinds: Vec<Builtin> = (0..players as usize).map(|i| Builtin::ALL[i % 3]).collect();
-            let one = play::<Game>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed)).unwrap();
-            let two = play::<Game>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed)).unwrap();
+            let one =
+                play::<Game>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed), &mut unwatched).unwrap();
+            let two =
+                play::<Game>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed), &mut unwatched).unwrap();
             assert_eq!(one.replay.to_json(), two.replay.to_json());
             assert_eq!(verify::<Game>(&one.replay).unwrap(), one.outcome);
             assert_eq!(one.replay.seed, Some(seed));
@@ -286,7 +278,7 @@ mod tests {
         let config = Config::default();
         let mut kinds = bots(&[Builtin::Fuzz, Builtin::Random], 1);
         kinds[1] = Box::new(Failed { error: crate::bot::BotError("no such program".into()) });
-        let record = play::<Game>(&setup(config, 1), names(2), kinds).unwrap();
+        let record = play::<Game>(&setup(config, 1), names(2), kinds, &mut unwatched).unwrap();
         let crashes = record.replay.faults.iter().filter(|row| row[1] == Some(FaultKind::Crash)).count() as u32;
         assert!(crashes >= 1);
         assert_eq!(record.faults[1], FaultCounts { crash: crashes, ..FaultCounts::default() });
@@ -302,7 +294,7 @@ mod tests {
             Box::new(Failed { error: crate::bot::BotError("gone".into()) }),
             bots(&[Builtin::Random], 2).remove(0),
         ];
-        let record = play::<Game>(&setup(config, 2), names(2), kinds).unwrap();
+        let record = play::<Game>(&setup(config, 2), names(2), kinds, &mut unwatched).unwrap();
         assert_eq!(record.outcome.winner, Some(1));
         assert_eq!(record.outcome.ticks, 1);
         assert_eq!(record.replay.faults, vec![vec![Some(FaultKind::Crash), None]]);
@@ -315,6 +307,7 @@ mod tests {
             &setup(config, 21),
             names(3),
             bots(&[Builtin::Straight, Builtin::Random, Builtin::Random], 21),
+            &mut unwatched,
         )
         .unwrap();
         for (k, row) in record.replay.commands.iter().enumerate() {
@@ -334,7 +327,8 @@ mod tests {
         let file = MapFile::parse(text.to_string()).unwrap();
         let config = file.config(100, FaultPolicy::Straight);
         let setup = GameSetup { config, seed: 5, map_file: Some(&file), limits: Limits::default() };
-        let record = play::<Game>(&setup, names(2), bots(&[Builtin::Random, Builtin::Random], 5)).unwrap();
+        let record =
+            play::<Game>(&setup, names(2), bots(&[Builtin::Random, Builtin::Random], 5), &mut unwatched).unwrap();
         assert_eq!(record.replay.seed, None);
         assert_eq!(record.replay.map.as_deref(), Some(text));
         assert_eq!((record.replay.config.players, record.replay.config.rock_density), (2, 0));
@@ -346,11 +340,11 @@ mod tests {
         let config = Config::default();
         let kinds = [Builtin::Random, Builtin::Fuzz];
         let mut seen: Vec<(u32, Vec<Answer>)> = Vec::new();
-        let watched = play_watched::<Game>(&setup(config, 4), names(2), bots(&kinds, 4), &mut |game, answers| {
+        let watched = play::<Game>(&setup(config, 4), names(2), bots(&kinds, 4), &mut |game, answers| {
             seen.push((game.tick(), answers.to_vec()));
         })
         .unwrap();
-        let plain = play::<Game>(&setup(config, 4), names(2), bots(&kinds, 4)).unwrap();
+        let plain = play::<Game>(&setup(config, 4), names(2), bots(&kinds, 4), &mut unwatched).unwrap();
         assert_eq!(watched.replay, plain.replay);
         let ticks: Vec<u32> = seen.iter().map(|(t, _)| *t).collect();
         assert_eq!(ticks, (0..=plain.outcome.ticks).collect::<Vec<_>>(), "the start, then every tick");
@@ -364,7 +358,8 @@ mod tests {
 
     #[test]
     fn wrong_bot_count_is_an_error() {
-        let err = play::<Game>(&setup(Config::default(), 0), names(3), bots(&[Builtin::Random; 3], 0)).unwrap_err();
+        let err = play::<Game>(&setup(Config::default(), 0), names(3), bots(&[Builtin::Random; 3], 0), &mut unwatched)
+            .unwrap_err();
         assert_eq!(err.to_string(), "3 bots for a game of 2 players");
     }
 

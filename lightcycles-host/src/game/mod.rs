@@ -3,6 +3,7 @@
 //! ([`verify`]).
 
 pub mod match_loop;
+pub mod pool;
 pub mod report;
 pub mod run;
 pub mod verify;

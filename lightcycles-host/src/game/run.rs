@@ -6,50 +6,51 @@
 //! With `swap`, each round `r` is played twice: game `2r` with the bots as
 //! given and game `2r + 1` with the seats reversed, both with seed
 //! `(base + r) mod 2^64`.
+//!
+//! What a game is ([`GameOptions`]) is kept apart from which games a run
+//! plays ([`Rounds`]): a tournament plays games of the same kind on a
+//! schedule of its own.
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc};
 
 use lightcycles_core::replay::Replay;
 use lightcycles_core::rng::game_seed;
 use lightcycles_core::{Answer, Config, Engine, Outcome};
 
-use crate::bot::{Bot, BotContext, BotFactory, Failed};
+use crate::bot::spec::Entrant;
+use crate::bot::{Bot, BotContext, Failed};
 use crate::game::match_loop::{self, FaultCounts, GameSetup, Limits, MapFile, MatchError};
+use crate::game::pool;
 
-/// A bot taking part in a run: its display name and how to make it.
-#[derive(Clone)]
-pub struct Entrant {
-    /// The unique display name.
-    pub name: String,
-    /// Makes the bot for each game and seat.
-    pub factory: Arc<dyn BotFactory>,
-}
-
-/// What a run plays.
+/// What every game of a run is: its board and rules, its map file, its time
+/// limits, and where its replay goes.
 #[derive(Clone, Debug)]
-pub struct RunOptions {
-    /// The configuration of every game (players: one per entrant).
+pub struct GameOptions {
+    /// The configuration of every game (players: one per seat).
     pub config: Config,
     /// A map file every game is played on, instead of seeded maps.
     pub map_file: Option<MapFile>,
-    /// Rounds: one seed each.
-    pub rounds: u64,
-    /// The seed of round 0.
-    pub base_seed: u64,
-    /// Whether each round is played again with the seats reversed.
-    pub swap: bool,
-    /// Games played at once (at least 1).
-    pub jobs: usize,
     /// Time limits per answer.
     pub limits: Limits,
     /// Where `sim_<g>.json` files are written, if anywhere.
     pub out_dir: Option<PathBuf>,
 }
 
-impl RunOptions {
+/// Which games a run plays: rounds of seeds from a base seed, each played
+/// once or, with `swap`, once in each seat order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rounds {
+    /// Rounds: one seed each.
+    pub rounds: u64,
+    /// The seed of round 0.
+    pub base_seed: u64,
+    /// Whether each round is played again with the seats reversed.
+    pub swap: bool,
+}
+
+impl Rounds {
     /// The number of games: `rounds`, twice that with `swap`.
     pub fn games(&self) -> u64 {
         if self.swap {
@@ -141,45 +142,20 @@ pub fn write_replay(path: &Path, replay: &Replay) -> std::io::Result<()> {
     crate::io::whole_file::write(path, json.as_bytes())
 }
 
-/// Plays one game of the run on engine `E`.
-pub fn play_game<E: Engine>(
-    entrants: &[Entrant],
-    options: &RunOptions,
-    game: u64,
-) -> Result<(GameSummary, Replay), RunError> {
-    play_game_watched::<E>(entrants, options, game, &mut |_, _, _, _| {})
-}
-
 /// What a watcher is shown of a game: its plan, the names by seat, the
 /// engine and the answers of the tick just played (none at the start).
 pub type Watch<'w, E> = dyn FnMut(&GamePlan, &[String], &E, &[Answer]) + 'w;
 
-/// [`play_game`], showing `watch` every tick (see [`match_loop::play_watched`]).
-pub fn play_game_watched<E: Engine>(
-    entrants: &[Entrant],
-    options: &RunOptions,
-    game: u64,
-    watch: &mut Watch<'_, E>,
-) -> Result<(GameSummary, Replay), RunError> {
-    play_plan_watched::<E>(entrants, options, options.plan(game, entrants.len()), watch)
-}
+/// The watcher of games nobody watches.
+pub fn unwatched<E>(_: &GamePlan, _: &[String], _: &E, _: &[Answer]) {}
 
-/// Plays one game whose seed and seats are already chosen, on engine `E`:
-/// `plan.seats` index `entrants`, so a tournament can seat two bots of
-/// many. `options` gives the configuration (one player per seat), map
-/// file, limits and replay directory; its rounds, swap and jobs are unused.
-pub fn play_plan<E: Engine>(
+/// Plays one game whose seed and seats are chosen, on engine `E`, showing
+/// `watch` every tick (see [`match_loop::play`]): `plan.seats` index
+/// `entrants`, so a tournament can seat two bots of many. Writes its
+/// replay when `options` names a folder.
+pub fn play_game<E: Engine>(
     entrants: &[Entrant],
-    options: &RunOptions,
-    plan: GamePlan,
-) -> Result<(GameSummary, Replay), RunError> {
-    play_plan_watched::<E>(entrants, options, plan, &mut |_, _, _, _| {})
-}
-
-/// [`play_plan`], showing `watch` every tick.
-pub fn play_plan_watched<E: Engine>(
-    entrants: &[Entrant],
-    options: &RunOptions,
+    options: &GameOptions,
     plan: GamePlan,
     watch: &mut Watch<'_, E>,
 ) -> Result<(GameSummary, Replay), RunError> {
@@ -201,7 +177,7 @@ pub fn play_plan_watched<E: Engine>(
         map_file: options.map_file.as_ref(),
         limits: options.limits,
     };
-    let record = match_loop::play_watched::<E>(&setup, names.clone(), bots, &mut |engine, answers| {
+    let record = match_loop::play::<E>(&setup, names.clone(), bots, &mut |engine, answers| {
         watch(&plan, &names, engine, answers)
     })
     .map_err(|source| RunError::Game { game, seed: plan.seed, source })?;
@@ -221,78 +197,64 @@ pub fn play_plan_watched<E: Engine>(
     Ok((summary, record.replay))
 }
 
-/// Plays every game of the run on engine `E`, `options.jobs` at a time, and
-/// hands each finished game to `on_game` in game order. Stops at the first
-/// error (games already started finish first).
+/// Plays every game of `rounds` on engine `E`, `jobs` at a time, and hands
+/// each finished game to `on_game` in game order. Stops at the first error
+/// (games already started finish first).
 pub fn run<E: Engine>(
     entrants: &[Entrant],
-    options: &RunOptions,
+    options: &GameOptions,
+    rounds: &Rounds,
+    jobs: usize,
     mut on_game: impl FnMut(&GameSummary) -> Result<(), RunError>,
 ) -> Result<(), RunError> {
-    let total = options.games();
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(u64, Result<GameSummary, RunError>)>();
-    std::thread::scope(|scope| {
-        for _ in 0..options.jobs.max(1).min(total.max(1) as usize) {
-            let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let game = next.fetch_add(1, Ordering::Relaxed);
-                if game >= total {
-                    break;
-                }
-                let result = play_game::<E>(entrants, options, game).map(|(summary, _replay)| summary);
-                if result.is_err() {
-                    stop.store(true, Ordering::Relaxed);
-                }
-                if tx.send((game, result)).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        let mut pending: BTreeMap<u64, Result<GameSummary, RunError>> = BTreeMap::new();
-        let mut emitted = 0u64;
-        let mut failure: Option<RunError> = None;
-        for (game, result) in rx {
-            pending.insert(game, result);
-            while failure.is_none() {
-                let Some(result) = pending.remove(&emitted) else { break };
-                emitted += 1;
-                if let Err(e) = result.and_then(|summary| on_game(&summary)) {
-                    stop.store(true, Ordering::Relaxed);
-                    failure = Some(e);
-                }
+    let mut pending: BTreeMap<u64, Result<GameSummary, RunError>> = BTreeMap::new();
+    let mut emitted = 0u64;
+    let mut failure: Option<RunError> = None;
+    let play = |game| {
+        let plan = rounds.plan(game, entrants.len());
+        Some(play_game::<E>(entrants, options, plan, &mut unwatched).map(|(summary, _replay)| summary))
+    };
+    pool::play_all(jobs, rounds.games(), false, play, |game, result| {
+        let failed = result.is_err();
+        pending.insert(game, result);
+        while failure.is_none() {
+            let Some(result) = pending.remove(&emitted) else { break };
+            emitted += 1;
+            if let Err(e) = result.and_then(|summary| on_game(&summary)) {
+                failure = Some(e);
             }
         }
-        match failure {
-            Some(e) => Err(e),
-            // A worker that failed stops the others, so a gap can be left
-            // before the failed game: report the earliest error.
-            None => match pending.into_values().find_map(Result::err) {
-                Some(e) => Err(e),
-                None => Ok(()),
-            },
+        if failed || failure.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
-    })
+    });
+    match failure {
+        Some(e) => Err(e),
+        // A failed game stops the others, so a gap can be left before it:
+        // report the earliest error.
+        None => match pending.into_values().find_map(Result::err) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        },
+    }
 }
 
-/// Plays every game of the run on engine `E` one after another on this
+/// Plays every game of `rounds` on engine `E` one after another on this
 /// thread, showing each tick to `watch` and handing each finished game to
 /// `on_game`: what `play --watch` needs, since a person watches one game at
 /// a time. Results, replays and files are those of [`run`] with one job.
 pub fn run_watched<E: Engine>(
     entrants: &[Entrant],
-    options: &RunOptions,
+    options: &GameOptions,
+    rounds: &Rounds,
     watch: &mut Watch<'_, E>,
     mut on_game: impl FnMut(&GameSummary) -> Result<(), RunError>,
 ) -> Result<(), RunError> {
-    for game in 0..options.games() {
-        let (summary, _replay) = play_game_watched::<E>(entrants, options, game, watch)?;
+    for game in 0..rounds.games() {
+        let plan = rounds.plan(game, entrants.len());
+        let (summary, _replay) = play_game::<E>(entrants, options, plan, watch)?;
         on_game(&summary)?;
     }
     Ok(())
@@ -302,32 +264,33 @@ pub fn run_watched<E: Engine>(
 mod tests {
     use super::*;
     use crate::bot::builtin::Builtin;
-    use crate::game::match_loop::DefaultEngine;
+    use lightcycles_core::FastGame;
+    use std::sync::Arc;
 
     fn entrants(kinds: &[Builtin]) -> Vec<Entrant> {
         kinds.iter().enumerate().map(|(i, b)| Entrant { name: format!("b{i}"), factory: Arc::new(*b) }).collect()
     }
 
-    fn options(rounds: u64, swap: bool, jobs: usize) -> RunOptions {
-        RunOptions {
+    fn options() -> GameOptions {
+        GameOptions {
             config: Config { width: 20, height: 16, ..Config::default() },
             map_file: None,
-            rounds,
-            base_seed: u64::MAX - 1,
-            swap,
-            jobs,
             limits: Limits::default(),
             out_dir: None,
         }
     }
 
+    fn rounds(rounds: u64, swap: bool) -> Rounds {
+        Rounds { rounds, base_seed: u64::MAX - 1, swap }
+    }
+
     #[test]
     fn seeds_and_seats_of_each_game() {
-        let plain = options(3, false, 1);
+        let plain = rounds(3, false);
         assert_eq!(plain.games(), 3);
         assert_eq!(plain.plan(0, 2), GamePlan { game: 0, seed: u64::MAX - 1, seats: vec![0, 1] });
         assert_eq!(plain.plan(2, 2), GamePlan { game: 2, seed: 0, seats: vec![0, 1] }, "seeds wrap");
-        let swapped = options(3, true, 1);
+        let swapped = rounds(3, true);
         assert_eq!(swapped.games(), 6);
         assert_eq!(swapped.plan(2, 3), GamePlan { game: 2, seed: u64::MAX, seats: vec![0, 1, 2] });
         assert_eq!(swapped.plan(3, 3), GamePlan { game: 3, seed: u64::MAX, seats: vec![2, 1, 0] });
@@ -338,7 +301,7 @@ mod tests {
         let bots = entrants(&[Builtin::Random, Builtin::Fuzz]);
         let collect = |jobs| {
             let mut seen = Vec::new();
-            run::<DefaultEngine>(&bots, &options(12, true, jobs), |s| {
+            run::<FastGame>(&bots, &options(), &rounds(12, true), jobs, |s| {
                 seen.push((s.plan.clone(), s.outcome.clone(), s.faults.clone()));
                 Ok(())
             })
@@ -354,9 +317,9 @@ mod tests {
     #[test]
     fn a_watched_run_gives_the_results_of_a_plain_one() {
         let bots = entrants(&[Builtin::Random, Builtin::Fuzz]);
-        let o = options(3, true, 1);
+        let (o, r) = (options(), rounds(3, true));
         let mut plain = Vec::new();
-        run::<DefaultEngine>(&bots, &o, |s| {
+        run::<FastGame>(&bots, &o, &r, 1, |s| {
             plain.push((s.plan.clone(), s.outcome.clone()));
             Ok(())
         })
@@ -364,13 +327,13 @@ mod tests {
         let mut watched = Vec::new();
         let mut starts = Vec::new();
         let mut ticks = 0;
-        let mut watch = |plan: &GamePlan, names: &[String], engine: &DefaultEngine, _: &[Answer]| {
+        let mut watch = |plan: &GamePlan, names: &[String], engine: &FastGame, _: &[Answer]| {
             if engine.tick() == 0 {
                 starts.push((plan.game, names.to_vec()));
             }
             ticks += 1;
         };
-        run_watched::<DefaultEngine>(&bots, &o, &mut watch, |s| {
+        run_watched::<FastGame>(&bots, &o, &r, &mut watch, |s| {
             watched.push((s.plan.clone(), s.outcome.clone()));
             Ok(())
         })
@@ -388,7 +351,7 @@ mod tests {
     fn a_stopping_consumer_stops_the_run() {
         let bots = entrants(&[Builtin::Random, Builtin::Random]);
         let mut count = 0;
-        let err = run::<DefaultEngine>(&bots, &options(50, false, 2), |_| {
+        let err = run::<FastGame>(&bots, &options(), &rounds(50, false), 2, |_| {
             count += 1;
             if count == 3 {
                 Err(RunError::Report("enough".into()))
@@ -404,9 +367,9 @@ mod tests {
     #[test]
     fn a_game_that_cannot_be_set_up_is_reported_with_its_number_and_seed() {
         let bots = entrants(&[Builtin::Random, Builtin::Random]);
-        let mut o = options(2, false, 2);
+        let mut o = options();
         o.config.players = 3; // two entrants for three seats
-        let err = run::<DefaultEngine>(&bots, &o, |_| Ok(())).unwrap_err();
+        let err = run::<FastGame>(&bots, &o, &rounds(2, false), 2, |_| Ok(())).unwrap_err();
         assert!(err.to_string().starts_with("game 0 (seed 18446744073709551614): 2 bots"), "{err}");
     }
 
@@ -414,10 +377,10 @@ mod tests {
     fn replays_are_written_whole_under_their_game_number() {
         let dir = tempfile::tempdir().unwrap();
         let bots = entrants(&[Builtin::Straight, Builtin::Random]);
-        let mut o = options(3, false, 2);
+        let mut o = options();
         o.out_dir = Some(dir.path().to_path_buf());
         let mut paths = Vec::new();
-        run::<DefaultEngine>(&bots, &o, |s| {
+        run::<FastGame>(&bots, &o, &rounds(3, false), 2, |s| {
             paths.push(s.replay_path.clone().unwrap());
             Ok(())
         })
@@ -429,7 +392,7 @@ mod tests {
         assert_eq!(files, ["sim_0.json", "sim_1.json", "sim_2.json"], "no temporary file is left behind");
         for path in paths {
             let replay = Replay::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
-            lightcycles_core::replay::verify::<DefaultEngine>(&replay).unwrap();
+            lightcycles_core::replay::verify::<FastGame>(&replay).unwrap();
         }
     }
 }

@@ -20,9 +20,8 @@ pub mod schedule;
 pub mod standings;
 
 use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
 
 use lightcycles_core::Engine;
 
@@ -31,8 +30,10 @@ use self::report::Report;
 use self::results::{Faults, GameLine, Header, HeaderBot, ResultsError, ResultsFile};
 use self::schedule::{PairingMode, Schedule, ScheduledGame};
 use self::standings::Standings;
+use crate::bot::spec::Entrant;
+use crate::game::pool;
 use crate::game::report::game_line as game_text;
-use crate::game::run::{self, Entrant, GameSummary, RunError, RunOptions};
+use crate::game::run::{self, GameOptions, RunError};
 use crate::stats::Sprt;
 
 /// Everything a tournament needs.
@@ -47,9 +48,11 @@ pub struct Tournament {
     pub mode: PairingMode,
     /// The games.
     pub schedule: Schedule,
-    /// Configuration (two players), map file, time limits, replay
-    /// directory and jobs; rounds and swap are unused.
-    pub options: RunOptions,
+    /// What every game is: configuration (two players), map file, time
+    /// limits, replay directory.
+    pub options: GameOptions,
+    /// Games played at once.
+    pub jobs: usize,
     /// The SPRT to run on pairing 0 (two bots only).
     pub sprt: Option<Sprt>,
     /// The results file, if any.
@@ -207,70 +210,51 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
     }
     progress.update(done_count, &standings, &names);
 
-    let next = AtomicU64::new(0);
-    let stop = AtomicBool::new(standings.decided());
-    let (tx, rx) = mpsc::channel::<(ScheduledGame, Result<GameSummary, RunError>)>();
     let mut failure: Option<TournamentError> = None;
-    std::thread::scope(|scope| {
-        for _ in 0..t.options.jobs.max(1) {
-            let tx = tx.clone();
-            let (next, stop, done) = (&next, &stop, &done);
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let game = next.fetch_add(1, Ordering::Relaxed);
-                if game >= total {
-                    break;
-                }
-                if done.contains(game) {
-                    continue;
-                }
-                let scheduled = t.schedule.game(game);
-                let result = run::play_plan::<E>(&t.entrants, &t.options, scheduled.plan()).map(|(s, _replay)| s);
-                if tx.send((scheduled, result)).is_err() {
-                    break;
-                }
-            });
+    let play = |game| {
+        if done.contains(game) {
+            return None;
         }
-        drop(tx);
-        for (scheduled, result) in rx {
-            let summary = match result {
-                Ok(summary) => summary,
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(e.into());
-                    continue;
-                }
-            };
-            let faults = [Faults::from(summary.faults[0]), Faults::from(summary.faults[1])];
-            let faulty = faults.iter().any(|f| f.total() > 0);
-            let command = faulty.then(|| t.replay_command(&scheduled));
-            let line = results::game_line(
-                &scheduled,
-                [summary.names[0].clone(), summary.names[1].clone()],
-                summary.outcome.winner,
-                summary.outcome.ticks,
-                faults,
-                summary.replay_path.as_deref(),
-                command.clone(),
-            );
-            if let Some(file) = &mut file {
-                if let Err(e) = file.append(&line) {
-                    stop.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(e.into());
-                    continue;
-                }
+        let scheduled = t.schedule.game(game);
+        let result = run::play_game::<E>(&t.entrants, &t.options, scheduled.plan(), &mut run::unwatched);
+        Some((scheduled, result.map(|(summary, _replay)| summary)))
+    };
+    pool::play_all(t.jobs, total, standings.decided(), play, |_, (scheduled, result)| {
+        let summary = match result {
+            Ok(summary) => summary,
+            Err(e) => {
+                failure.get_or_insert(e.into());
+                return ControlFlow::Break(());
             }
-            if let Some(command) = command {
-                progress.println(&format!("{}\n  replay: {command}", game_text(&summary, t.options.config.max_ticks)));
+        };
+        let faults = [Faults::from(summary.faults[0]), Faults::from(summary.faults[1])];
+        let faulty = faults.iter().any(|f| f.total() > 0);
+        let command = faulty.then(|| t.replay_command(&scheduled));
+        let line = results::game_line(
+            &scheduled,
+            [summary.names[0].clone(), summary.names[1].clone()],
+            summary.outcome.winner,
+            summary.outcome.ticks,
+            faults,
+            summary.replay_path.as_deref(),
+            command.clone(),
+        );
+        if let Some(file) = &mut file {
+            if let Err(e) = file.append(&line) {
+                failure.get_or_insert(e.into());
+                return ControlFlow::Break(());
             }
-            standings.add(line.result());
-            done_count += 1;
-            progress.update(done_count, &standings, &names);
-            if standings.decided() {
-                stop.store(true, Ordering::Relaxed);
-            }
+        }
+        if let Some(command) = command {
+            progress.println(&format!("{}\n  replay: {command}", game_text(&summary, t.options.config.max_ticks)));
+        }
+        standings.add(line.result());
+        done_count += 1;
+        progress.update(done_count, &standings, &names);
+        if standings.decided() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
     });
     progress.finish();

@@ -152,16 +152,7 @@ mod tests {
         assert_eq!(s.total_games(), 6);
         let games: Vec<(u64, [usize; 2])> = (0..6).map(|k| (s.game(k).seed, s.game(k).seats)).collect();
         assert_eq!(games, [(40, [0, 1]), (40, [1, 0]), (41, [0, 1]), (41, [1, 0]), (42, [0, 1]), (42, [1, 0])]);
-        let play = crate::game::run::RunOptions {
-            config: lightcycles_core::Config::default(),
-            map_file: None,
-            rounds: 3,
-            base_seed: 40,
-            swap: true,
-            jobs: 1,
-            limits: crate::game::match_loop::Limits::default(),
-            out_dir: None,
-        };
+        let play = crate::game::run::Rounds { rounds: 3, base_seed: 40, swap: true };
         for k in 0..6 {
             assert_eq!(s.game(k).plan(), play.plan(k, 2), "game {k}");
         }

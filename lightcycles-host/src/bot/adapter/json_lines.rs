@@ -12,6 +12,10 @@ use crate::bot::process::log::{BotLog, LogPlace};
 use crate::bot::process::sandbox::Sandbox;
 use crate::bot::process::{shell, LineBot};
 use crate::bot::{ask_and_collect, Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
+use std::sync::Arc;
+
+use crate::bot::adapter::{command_after, command_name, Adapter, Hosting};
+use crate::bot::spec::SpecError;
 
 /// Makes a [`JsonLinesBot`] for each game and seat.
 #[derive(Clone, Debug)]
@@ -56,6 +60,27 @@ impl Bot for JsonLinesBot {
 
     fn collect(&mut self) -> Reply {
         self.bot.collect()
+    }
+}
+
+/// `cmd:COMMAND`.
+pub struct JsonLinesAdapter;
+
+impl Adapter for JsonLinesAdapter {
+    fn form(&self) -> &'static str {
+        "JSON-lines programs (cmd:COMMAND)"
+    }
+
+    fn claim(&self, arg: &str, form: &str) -> Option<Result<String, SpecError>> {
+        command_after(arg, form, "cmd:")
+    }
+
+    fn default_name(&self, target: &str) -> String {
+        command_name(target)
+    }
+
+    fn factory(&self, target: &str, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, String> {
+        Ok(Arc::new(CommandFactory { command: target.to_string(), log, sandbox: hosting.sandbox }))
     }
 }
 

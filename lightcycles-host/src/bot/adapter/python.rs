@@ -28,6 +28,10 @@ use crate::bot::process::log::{BotLog, LogPlace};
 use crate::bot::process::sandbox::Sandbox;
 use crate::bot::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};
 use crate::bot::{Bot, BotContext, BotError, BotFactory};
+use std::sync::Arc;
+
+use crate::bot::adapter::{file_stem_name, path_ending_in, Adapter, Hosting};
+use crate::bot::spec::SpecError;
 
 /// The adapter script, run by `python3 -c ADAPTER main.py`.
 pub const ADAPTER: &str = include_str!("python_adapter.py");
@@ -86,6 +90,27 @@ impl BotFactory for PythonFactory {
         let what = self.path.display().to_string();
         let process = BotProcess::spawn(command, &self.sandbox, PROTOCOL_LINE_CAP, log, &what)?;
         Ok(Box::new(NumberedBot::new(process, false, "get_move raised ")))
+    }
+}
+
+/// `PATH.py`.
+pub struct PythonAdapter;
+
+impl Adapter for PythonAdapter {
+    fn form(&self) -> &'static str {
+        "CodeClash Python bots (PATH.py)"
+    }
+
+    fn claim(&self, _arg: &str, form: &str) -> Option<Result<String, SpecError>> {
+        path_ending_in(form, &["py"]).map(Ok)
+    }
+
+    fn default_name(&self, target: &str) -> String {
+        file_stem_name(Path::new(target)).unwrap_or_else(|| "python".to_string())
+    }
+
+    fn factory(&self, target: &str, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, String> {
+        Ok(Arc::new(PythonFactory::new(Path::new(target), log, hosting.sandbox)?))
     }
 }
 

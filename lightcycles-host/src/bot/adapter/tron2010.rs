@@ -24,6 +24,10 @@ use crate::bot::process::log::{BotLog, LogPlace};
 use crate::bot::process::sandbox::Sandbox;
 use crate::bot::process::{shell, LineBot};
 use crate::bot::{ask_and_collect, Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
+use std::sync::Arc;
+
+use crate::bot::adapter::{command_after, command_name, Adapter, Hosting};
+use crate::bot::spec::SpecError;
 
 /// Makes a [`Tron2010Bot`] for each game and seat of a two-player game.
 #[derive(Clone, Debug)]
@@ -112,6 +116,32 @@ impl Bot for Tron2010Bot {
             Reply::Line(raw) => Reply::Line(translate(&raw)),
             other => other,
         }
+    }
+}
+
+/// `tron2010:COMMAND`.
+pub struct Tron2010Adapter;
+
+impl Adapter for Tron2010Adapter {
+    fn form(&self) -> &'static str {
+        "2010 Google AI Challenge bots (tron2010:COMMAND)"
+    }
+
+    fn claim(&self, arg: &str, form: &str) -> Option<Result<String, SpecError>> {
+        command_after(arg, form, "tron2010:")
+    }
+
+    fn default_name(&self, target: &str) -> String {
+        command_name(target)
+    }
+
+    /// The 2010 protocol knows two players.
+    fn max_players(&self) -> Option<usize> {
+        Some(2)
+    }
+
+    fn factory(&self, target: &str, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, String> {
+        Ok(Arc::new(Tron2010Factory { command: target.to_string(), log, sandbox: hosting.sandbox }))
     }
 }
 

@@ -16,6 +16,11 @@ use lightcycles_core::{Dir, Engine, FastGame, Pos, SplitMix64};
 use crate::bot::builtin::search::{SearchBot, SearchOptions};
 
 use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply, Turn};
+use std::sync::Arc;
+
+use crate::bot::adapter::{Adapter, Hosting};
+use crate::bot::process::log::LogPlace;
+use crate::bot::spec::SpecError;
 
 /// A bot compiled into the host, named by `builtin:NAME`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -362,6 +367,39 @@ impl Bot for FuzzBot {
         }
         let kind = FuzzKind::ALL[pick(&mut self.rng, FuzzKind::ALL.len())];
         kind.reply(dir, &mut self.rng)
+    }
+}
+
+/// `builtin:NAME`.
+pub struct BuiltinAdapter;
+
+impl Adapter for BuiltinAdapter {
+    fn form(&self) -> &'static str {
+        "built-in bots (builtin:NAME)"
+    }
+
+    fn claim(&self, arg: &str, form: &str) -> Option<Result<String, SpecError>> {
+        let name = form.strip_prefix("builtin:")?;
+        Some(match Builtin::parse(name) {
+            Ok(Some(_)) => Ok(name.to_string()),
+            Ok(None) => Err(SpecError::UnknownBuiltin { arg: arg.to_string(), name: name.to_string() }),
+            Err(message) => Err(SpecError::BuiltinOption { arg: arg.to_string(), message }),
+        })
+    }
+
+    fn default_name(&self, target: &str) -> String {
+        Builtin::of_target(target).name().to_string()
+    }
+
+    fn factory(&self, target: &str, _log: Option<LogPlace>, _hosting: &Hosting) -> Result<Arc<dyn BotFactory>, String> {
+        Ok(Arc::new(Builtin::of_target(target)))
+    }
+}
+
+impl Builtin {
+    /// The builtin of a target [`BuiltinAdapter`] claimed.
+    pub fn of_target(target: &str) -> Builtin {
+        Builtin::parse(target).ok().flatten().expect("a claimed builtin target parses")
     }
 }
 

@@ -15,6 +15,8 @@ use std::sync::Arc;
 use crate::bot::adapter::plugin::in_process::{Brain, ThreadBot};
 use crate::bot::process::log::{BotLog, LogPlace};
 
+use crate::bot::adapter::{file_stem_name, path_ending_in, Adapter, Hosting};
+use crate::bot::spec::SpecError;
 use crate::bot::{Bot, BotContext, BotError, BotFactory};
 use rust::RustPluginFactory;
 
@@ -64,5 +66,35 @@ impl BotFactory for InProcessFactory {
         let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
         let name = self.path.file_stem().map_or_else(|| "plugin".into(), |s| s.to_string_lossy().into_owned());
         Ok(Box::new(ThreadBot::start(self.source.brain(ctx), &name, log)?))
+    }
+}
+
+/// `PATH.so`, `.dylib`, `.dll`.
+pub struct PluginAdapter;
+
+impl Adapter for PluginAdapter {
+    fn form(&self) -> &'static str {
+        "native plugins (PATH.so, .dylib, .dll)"
+    }
+
+    fn claim(&self, _arg: &str, form: &str) -> Option<Result<String, SpecError>> {
+        path_ending_in(form, &["so", "dylib", "dll"]).map(Ok)
+    }
+
+    fn default_name(&self, target: &str) -> String {
+        file_stem_name(Path::new(target)).unwrap_or_else(|| "plugin".to_string())
+    }
+
+    fn isolatable(&self) -> bool {
+        true
+    }
+
+    fn factory(&self, target: &str, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, String> {
+        let path = Path::new(target);
+        if hosting.isolate {
+            Ok(Arc::new(isolated::IsolatedFactory::new(path, log, hosting.sandbox)?))
+        } else {
+            factory(path, log)
+        }
     }
 }

@@ -277,7 +277,7 @@ mod tests {
     use super::testing::drawn_game;
     use super::*;
     use crate::bot::builtin::Builtin;
-    use crate::game::match_loop::{play, GameSetup, Limits};
+    use crate::game::match_loop::{play, unwatched, GameSetup, Limits};
     use lightcycles_core::search::safe_moves;
     use lightcycles_core::{Action, Config, SplitMix64};
 
@@ -355,7 +355,7 @@ mod tests {
                     .enumerate()
                     .map(|(seat, k)| k.make(&BotContext { game: 0, seat, players: 2, seed: 12 }))
                     .collect();
-                play::<FastGame>(&setup, vec!["a".into(), "b".into()], bots).unwrap().replay.to_json()
+                play::<FastGame>(&setup, vec!["a".into(), "b".into()], bots, &mut unwatched).unwrap().replay.to_json()
             };
             assert_eq!(game(), game(), "{kinds:?}");
         }

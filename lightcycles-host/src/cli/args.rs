@@ -1,0 +1,502 @@
+//! The flags of every command, defined apart from the commands that use
+//! them (clap derive): what each command takes, the flag groups that
+//! `play` and `tournament` share, and the help texts.
+#![allow(rustdoc::invalid_html_tags)]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::{Args, Subcommand, ValueEnum};
+use lightcycles_core::{Config, ConfigError, FaultPolicy};
+
+use crate::bot::adapter::Hosting;
+use crate::bot::builtin::Builtin;
+use crate::bot::process::sandbox::Sandbox;
+use crate::bot::spec::BotSpec;
+use crate::cli::{bad_input, Failure};
+use crate::game::match_loop::{Limits, MapFile};
+use crate::io::input;
+
+/// Arguments of the internal `__plugin-host` command.
+#[derive(Debug, Args)]
+pub struct PluginHostArgs {
+    /// The plugin library.
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+    /// Only load the plugin and check its interface.
+    #[arg(long)]
+    pub check: bool,
+    /// The game number.
+    #[arg(long, default_value_t = 0)]
+    pub game: u64,
+    /// The bot's seat.
+    #[arg(long, default_value_t = 0)]
+    pub seat: usize,
+    /// Players in the game.
+    #[arg(long, default_value_t = 2)]
+    pub players: usize,
+    /// The game's seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// How bots are hosted: resource limits of bot processes and plugin
+/// isolation. Flags shared by `play` and `tournament`.
+#[derive(Clone, Debug, Args)]
+pub struct HostingArgs {
+    /// Address-space limit of each bot process, in MiB (0: none).
+    #[arg(long = "bot-memory-mb", value_name = "MB", default_value_t = crate::bot::process::sandbox::DEFAULT_MEMORY_MB)]
+    pub bot_memory_mb: u64,
+    /// Processes a bot may start beside the ones its user already runs
+    /// (RLIMIT_NPROC; not applied under root; 0: none).
+    #[arg(long = "bot-processes", value_name = "N", default_value_t = crate::bot::process::sandbox::DEFAULT_PROCESSES)]
+    pub bot_processes: u64,
+    /// Run each native plugin in a child process of its own, so that a crash,
+    /// an endless loop or a memory bomb is a fault of that bot only
+    /// (default in `tournament`).
+    #[arg(long, conflicts_with = "in_process")]
+    pub isolate: bool,
+    /// Load native plugins into the host itself: faster, but a plugin that
+    /// crashes takes the host with it (default in `play`).
+    #[arg(long = "in-process")]
+    pub in_process: bool,
+}
+
+impl HostingArgs {
+    /// The hosting these flags ask for; plugins are isolated unless a flag
+    /// says otherwise when `isolate_by_default`.
+    pub fn hosting(&self, isolate_by_default: bool) -> Hosting {
+        Hosting {
+            sandbox: Sandbox { memory_mb: self.bot_memory_mb, processes: self.bot_processes },
+            isolate: self.isolate || (isolate_by_default && !self.in_process),
+        }
+    }
+
+    /// These flags as `lightcycles play` takes them, for a run hosted as
+    /// `hosting`, leaving out those at their defaults (and `--isolate` when
+    /// no bot is a plugin).
+    pub fn to_flags(hosting: &Hosting, plugins: bool) -> Vec<String> {
+        let mut flags = Vec::new();
+        if hosting.sandbox.memory_mb != crate::bot::process::sandbox::DEFAULT_MEMORY_MB {
+            flags.extend(["--bot-memory-mb".to_string(), hosting.sandbox.memory_mb.to_string()]);
+        }
+        if hosting.sandbox.processes != crate::bot::process::sandbox::DEFAULT_PROCESSES {
+            flags.extend(["--bot-processes".to_string(), hosting.sandbox.processes.to_string()]);
+        }
+        if hosting.isolate && plugins {
+            flags.push("--isolate".to_string());
+        }
+        flags
+    }
+}
+
+/// Arguments of `lightcycles bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Milliseconds spent on each measure, per engine (and on each adapter).
+    #[arg(long = "measure-ms", value_name = "MS", default_value_t = crate::bench::DEFAULT_TIME.as_millis() as u64,
+          value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub measure_ms: u64,
+}
+
+/// The `replay` commands.
+#[derive(Debug, Subcommand)]
+pub enum ReplayCommand {
+    /// Replay files on the rules engine and compare every frame and the
+    /// result; stop at the first difference (exit 1) or unreadable file (exit 2).
+    Verify(VerifyArgs),
+    /// Print the board of a replay at one tick, with its players, answers and
+    /// faults (in colour on a terminal).
+    Show(ShowArgs),
+}
+
+/// What a fault costs (RULES.md section 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PolicyArg {
+    /// A fault is no move: the cycle keeps its direction (as in CodeClash).
+    Straight,
+    /// A faulted player crashes where it stands (as on CodinGame).
+    Eliminate,
+}
+
+impl From<PolicyArg> for FaultPolicy {
+    fn from(p: PolicyArg) -> Self {
+        match p {
+            PolicyArg::Straight => FaultPolicy::Straight,
+            PolicyArg::Eliminate => FaultPolicy::Eliminate,
+        }
+    }
+}
+
+/// Arguments of `lightcycles play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The bots in seat order, 2 to 8; all of them ride in every game.
+    #[arg(value_name = "BOT", num_args = 2.., required = true)]
+    pub bots: Vec<String>,
+    /// Rounds to play, one seed each: game g gets seed SEED+g (with --swap,
+    /// each round is two games).
+    #[arg(short = 'r', long = "rounds", value_name = "ROUNDS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub rounds: u64,
+    /// The seed of game 0.
+    #[arg(short = 's', long = "seed", value_name = "SEED", default_value_t = 0)]
+    pub seed: u64,
+    /// Write the replay of game g to DIR/sim_<g>.json (DIR is created if needed).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// Games played at once; results and replays are numbered by game whatever
+    /// order they finish in.
+    #[arg(short = 'j', long = "jobs", value_name = "JOBS", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub jobs: u64,
+    /// Board, rules and time limits.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Also play each round with the seats reversed: game 2r with the bots as
+    /// given, game 2r+1 reversed, both with seed SEED+r.
+    #[arg(long)]
+    pub swap: bool,
+    /// Draw each game in the terminal as it runs (one game at a time: -j 1).
+    #[arg(long)]
+    pub watch: bool,
+    /// Resource limits and plugin isolation.
+    #[command(flatten)]
+    pub hosting: HostingArgs,
+}
+
+/// Arguments of `lightcycles tournament`.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// The bots, 2 or more: two play a match; more play a round robin
+    /// (every pair), or a gauntlet with --gauntlet.
+    #[arg(value_name = "BOT", num_args = 2.., required = true)]
+    pub bots: Vec<String>,
+    /// Games per pairing, an even number: every seed is played twice, once
+    /// in each seat arrangement (a game pair). Default 100, or 20000 with
+    /// --sprt, which usually stops far sooner.
+    #[arg(short = 'g', long = "games", value_name = "GAMES")]
+    pub games: Option<u64>,
+    /// The seed of round 0: round r is played with seed SEED+r.
+    #[arg(short = 's', long = "seed", value_name = "SEED", default_value_t = 0)]
+    pub seed: u64,
+    /// Games played at once (default: the number of cores); each game is
+    /// timed by its own clock, so too many jobs show up as timeouts.
+    #[arg(short = 'j', long = "jobs", value_name = "JOBS",
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub jobs: Option<u64>,
+    /// Write the replay of game k to DIR/sim_<k>.json (DIR is created if needed).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// Append one JSON line per finished game to FILE (after a header line),
+    /// flushed as each game finishes. The file must be new unless --resume.
+    #[arg(long = "results", value_name = "FILE.jsonl")]
+    pub results: Option<PathBuf>,
+    /// Continue the tournament of the --results file: its games are counted,
+    /// not played again; its header must match these arguments.
+    #[arg(long, requires = "results")]
+    pub resume: bool,
+    /// Run a sequential probability ratio test of H0 elo = ELO0 against
+    /// H1 elo = ELO1 (logistic Elo of the first bot, on game pairs), with
+    /// error rates ALPHA and BETA; stop when a bound is crossed. Two bots only.
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", allow_hyphen_values = true)]
+    pub sprt: Option<String>,
+    /// The first bot plays each of the others; they do not play each other.
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Also write the final report as JSON to FILE.
+    #[arg(long = "report", value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Without a terminal on stderr, log the standings every N games (0: never).
+    #[arg(long = "log-every", value_name = "N", default_value_t = 100)]
+    pub log_every: u64,
+    /// Board, rules and time limits.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Resource limits and plugin isolation.
+    #[command(flatten)]
+    pub hosting: HostingArgs,
+}
+
+/// The board, rules and time limits of every game: flags shared by `play`
+/// and `tournament`.
+#[derive(Clone, Debug, Args)]
+pub struct BoardArgs {
+    /// Board width, 8 to 255 (16 or more for 3 bots or more).
+    #[arg(long, value_name = "W", default_value_t = 48, conflicts_with = "map")]
+    pub width: u32,
+    /// Board height, 8 to 255 (16 or more for 3 bots or more).
+    #[arg(long, value_name = "H", default_value_t = 36, conflicts_with = "map")]
+    pub height: u32,
+    /// The tick cap, 1 to 1000000: at the cap the survivors draw.
+    #[arg(long = "max-ticks", value_name = "N", default_value_t = 2000)]
+    pub max_ticks: u32,
+    /// Rock cover of seeded maps in percent, 0 to 25.
+    #[arg(long = "rock-density", value_name = "P", default_value_t = 4, conflicts_with = "map")]
+    pub rock_density: u32,
+    /// What a fault (invalid line, timeout, crash) costs.
+    #[arg(long = "fault-policy", value_name = "POLICY", value_enum, default_value_t = PolicyArg::Straight)]
+    pub fault_policy: PolicyArg,
+    /// Play every game on this map of the 2010 Google AI Challenge (2 bots;
+    /// SEED+g then seeds the bots only).
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+    /// Time for a bot's first answer, in milliseconds.
+    #[arg(long = "time-first-ms", value_name = "MS", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_first_ms: u64,
+    /// Time for each later answer, in milliseconds.
+    #[arg(long = "time-ms", value_name = "MS", default_value_t = 50,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_ms: u64,
+}
+
+impl BoardArgs {
+    /// The time limits per answer.
+    pub fn limits(&self) -> Limits {
+        Limits { first: Duration::from_millis(self.time_first_ms), rest: Duration::from_millis(self.time_ms) }
+    }
+
+    /// These flags as `lightcycles play` takes them, leaving out those at
+    /// their defaults: what a command that plays one game again needs.
+    pub fn to_flags(&self) -> Vec<String> {
+        let mut flags = Vec::new();
+        let mut push = |flag: &str, value: String, default: &str| {
+            if value != default {
+                flags.push(flag.to_string());
+                flags.push(value);
+            }
+        };
+        if self.map.is_none() {
+            push("--width", self.width.to_string(), "48");
+            push("--height", self.height.to_string(), "36");
+            push("--rock-density", self.rock_density.to_string(), "4");
+        }
+        push("--max-ticks", self.max_ticks.to_string(), "2000");
+        let policy = match self.fault_policy {
+            PolicyArg::Straight => "straight",
+            PolicyArg::Eliminate => "eliminate",
+        };
+        push("--fault-policy", policy.to_string(), "straight");
+        if let Some(map) = &self.map {
+            push("--map", map.display().to_string(), "");
+        }
+        push("--time-first-ms", self.time_first_ms.to_string(), "1000");
+        push("--time-ms", self.time_ms.to_string(), "50");
+        flags
+    }
+
+    /// The configuration of a game of `players` bots, and the map file when
+    /// one is given.
+    pub(crate) fn config(&self, players: u32) -> Result<(Config, Option<MapFile>), Failure> {
+        let policy = FaultPolicy::from(self.fault_policy);
+        let map_file = self.map.as_deref().map(load_map).transpose()?;
+        let config = match &map_file {
+            Some(file) => {
+                if players != 2 {
+                    return Err(bad_input(format!(
+                        "--map {}: a 2010 map has starts for 2 bots, but {players} bots were given",
+                        self.map.as_deref().unwrap_or(Path::new("")).display()
+                    )));
+                }
+                file.config(self.max_ticks, policy)
+            }
+            None => Config {
+                width: self.width,
+                height: self.height,
+                players,
+                max_ticks: self.max_ticks,
+                rock_density: self.rock_density,
+                fault_policy: policy,
+            },
+        };
+        config.validate().map_err(|e| bad_input(config_message(&e, PlayersFrom::Bots)))?;
+        Ok((config, map_file))
+    }
+}
+
+/// Arguments of `lightcycles replay show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The replay file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The tick to show: the board after K ticks (0 is the start; default the last).
+    #[arg(long, value_name = "K")]
+    pub tick: Option<u32>,
+}
+
+/// Arguments of `lightcycles view`.
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// Replay files; the page lists them in this order.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(short = 'o', long = "output", value_name = "OUT.html", required = true)]
+    pub output: PathBuf,
+}
+
+/// Arguments of `lightcycles replay verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Replay files, checked in order.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// Arguments of `lightcycles map`.
+#[derive(Debug, Args)]
+pub struct MapArgs {
+    /// The map's seed.
+    #[arg(short = 's', long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Board width, 8 to 255 (16 or more for 3 players or more).
+    #[arg(long, value_name = "W", default_value_t = 48)]
+    pub width: u32,
+    /// Board height, 8 to 255 (16 or more for 3 players or more).
+    #[arg(long, value_name = "H", default_value_t = 36)]
+    pub height: u32,
+    /// Players, 2 to 8.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub players: u32,
+    /// Rock cover in percent, 0 to 25.
+    #[arg(long = "rock-density", value_name = "P", default_value_t = 4)]
+    pub rock_density: u32,
+    /// Print JSON (width, height, rocks, start, as in a replay) instead of a picture.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The bot spec grammar and the built-in bots, for `play --help`.
+pub fn bots_help() -> String {
+    let mut s = String::from(
+        "Bot specs:\n  \
+         builtin:NAME      a bot compiled into lightcycles (below)\n  \
+         PATH.py           a CodeClash bot: main.py with get_move(obs) -> str, run by python3\n                    \
+         (or $LIGHTCYCLES_PYTHON)\n  \
+         cmd:COMMAND       any program: one JSON observation per line on stdin, one answer\n                    \
+         line (N, E, S or W) per observation on stdout; run by /bin/sh -c COMMAND\n  \
+         tron2010:COMMAND  a bot of the 2010 Google AI Challenge: the board as '#', ' ', '1'\n                    \
+         (itself) and '2'; answers 1-4 for N E S W; two bots only\n  \
+         PATH.so           a native plugin (C ABI lightcycles_bot_v1, or Rust through abi_stable)\n  \
+         NAME=SPEC         the same bot shown as NAME (letters, digits, _ - .)\n\
+         Without NAME=, a bot is named after its builtin, its file's stem or its program;\n\
+         equal names get _2, _3...\n\n\
+         Bot processes run in a process group of their own, killed at the end of their game\n\
+         or when they are eliminated. With -o DIR, what they write to stderr (and a Python\n\
+         bot's prints) goes to DIR/logs/<game>-<seat>-<name>.log, up to 1 MiB; without -o\n\
+         it is discarded.\n\n\
+         Built-in bots:\n",
+    );
+    for b in Builtin::ALL {
+        s.push_str(&format!("  {:<18}{}\n", format!("builtin:{}", b.name()), b.description()));
+    }
+    s.push_str("\nExample: lightcycles play builtin:random builtin:fuzz -r 200 -s 7 -o games");
+    s
+}
+
+/// The tournament's schedule and statistics, for `tournament --help`.
+pub fn tournament_help() -> String {
+    "Games: with P pairings and -g G, game k (from 0) is round k/(2P) with seed SEED+round, \
+     pairing (k/2) mod P, the pairing's first bot in seat 0 when k is even and in seat 1 when k is \
+     odd. Games 2j and 2j+1 are a game pair.\n\n\
+     Statistics (first bot's side): score (W+D/2)/N; Elo -400*log10(1/score-1) with a 95% interval; \
+     LOS; pentanomial counts of game pairs (LL, LD, DD/WL, WD, WW) and their Elo; --sprt on the pairs \
+     (logistic Elo). Three or more bots are also ranked by a Weng-Lin rating.\n\n\
+     Example: lightcycles tournament builtin:floodfill builtin:random --sprt 0,10,0.05,0.05 --results ff.jsonl"
+        .to_string()
+}
+
+/// Where the number of players came from, for error messages.
+#[derive(Clone, Copy)]
+pub(crate) enum PlayersFrom {
+    /// The bots given.
+    Bots,
+    /// The `--players` flag.
+    Flag,
+}
+
+/// A configuration error in the words of the command line: the flag, the
+/// value and the allowed range.
+pub(crate) fn config_message(e: &ConfigError, players: PlayersFrom) -> String {
+    fn flag(field: &str) -> String {
+        format!("--{}", field.replace('_', "-"))
+    }
+    match (e, players) {
+        (ConfigError::OutOfRange { field: "players", value, min, max }, PlayersFrom::Bots) => {
+            format!("{value} bots given: a game takes {min} to {max} bots")
+        }
+        (ConfigError::OutOfRange { field, value, min, max }, _) => {
+            format!("{} {value} is out of range: allowed {min} to {max}", flag(field))
+        }
+        (ConfigError::TooSmallForPlayers { field, value, players }, _) => {
+            format!("{} {value} is too small for {players} players: allowed 16 to 255 when 3 or more ride", flag(field))
+        }
+        (ConfigError::UnknownFaultPolicy, _) => "--fault-policy must be straight or eliminate".to_string(),
+    }
+}
+
+fn load_map(path: &Path) -> Result<MapFile, Failure> {
+    let text = input::read_text(path, &input::MAP).map_err(|e| bad_input(format!("--map {}: {e}", path.display())))?;
+    MapFile::parse(text).map_err(|e| bad_input(format!("--map {}: {e}", path.display())))
+}
+
+/// Whether any of the bot arguments is a native plugin (a bot that
+/// `--isolate` changes).
+pub(crate) fn has_plugin(args: &[String]) -> bool {
+    args.iter().any(|a| BotSpec::parse(a).is_ok_and(|s| s.adapter.isolatable()))
+}
+
+/// Refuses a bot whose kind cannot ride in a game of `players` players.
+pub(crate) fn check_players(args: &[String], players: usize) -> Result<(), Failure> {
+    for arg in args {
+        if let Ok(spec) = BotSpec::parse(arg) {
+            if let Some(max) = spec.adapter.max_players().filter(|&max| players > max) {
+                return Err(bad_input(format!(
+                    "bot {arg:?}: {} play games of {max} players only, but {players} bots were given",
+                    spec.adapter.form()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_errors_name_the_flag_the_value_and_the_range() {
+        let base = Config::default();
+        let msg = |c: Config, from| config_message(&c.validate().unwrap_err(), from);
+        assert_eq!(msg(Config { width: 7, ..base }, PlayersFrom::Bots), "--width 7 is out of range: allowed 8 to 255");
+        assert_eq!(
+            msg(Config { max_ticks: 0, ..base }, PlayersFrom::Bots),
+            "--max-ticks 0 is out of range: allowed 1 to 1000000"
+        );
+        assert_eq!(
+            msg(Config { rock_density: 26, ..base }, PlayersFrom::Bots),
+            "--rock-density 26 is out of range: allowed 0 to 25"
+        );
+        assert_eq!(msg(Config { players: 9, ..base }, PlayersFrom::Bots), "9 bots given: a game takes 2 to 8 bots");
+        assert_eq!(
+            msg(Config { players: 9, ..base }, PlayersFrom::Flag),
+            "--players 9 is out of range: allowed 2 to 8"
+        );
+        assert_eq!(
+            msg(Config { players: 3, height: 12, ..base }, PlayersFrom::Bots),
+            "--height 12 is too small for 3 players: allowed 16 to 255 when 3 or more ride"
+        );
+    }
+
+    #[test]
+    fn help_lists_every_builtin() {
+        let help = bots_help();
+        for b in Builtin::ALL {
+            assert!(help.contains(&format!("builtin:{}", b.name())), "{help}");
+            assert!(help.contains(b.description()));
+        }
+    }
+}

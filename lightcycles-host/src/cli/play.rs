@@ -1,0 +1,87 @@
+//! `lightcycles play`: seeded games between bots, one line per game, then
+//! the FINAL_RESULTS block; with `--watch`, each game drawn as it runs.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::time::Duration;
+
+use lightcycles_core::{Answer, FastGame};
+
+use crate::bot::process::log::LOGS_DIR;
+use crate::bot::spec::{self, Entrant};
+use crate::cli::{bad_input, check_players, stdout_failure, stdout_is_a_screen, write_out, Failure, PlayArgs};
+use crate::game::report::{self, Tally};
+use crate::game::run::{self, GameOptions, Rounds, RunError};
+use crate::view;
+use crate::view::scene::{MapOrigin, Scene};
+
+/// Runs `play`.
+pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
+    let hosting = args.hosting.hosting(false);
+    let entrants = spec::entrants(&args.bots, log_dir.as_deref(), &hosting).map_err(|e| bad_input(e.to_string()))?;
+    let players = entrants.len() as u32;
+    check_players(&args.bots, entrants.len())?;
+    let (config, map_file) = args.board.config(players)?;
+    if let Some(dir) = &args.output {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| bad_input(format!("-o {}: cannot create the directory: {e}", dir.display())))?;
+    }
+    let options = GameOptions { config, map_file, limits: args.board.limits(), out_dir: args.output.clone() };
+    let rounds = Rounds { rounds: args.rounds, base_seed: args.seed, swap: args.swap };
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+    let mut tally = Tally::new(entrants.len());
+    let result = if args.watch {
+        if args.jobs > 1 {
+            return Err(bad_input(format!("--watch draws one game at a time: use it with -j 1, not -j {}", args.jobs)));
+        }
+        watch_games(&entrants, &options, &rounds, out, &mut tally)
+    } else {
+        run::run::<FastGame>(&entrants, &options, &rounds, args.jobs as usize, |game| {
+            tally.add(game);
+            let line = report::game_line(game, config.max_ticks) + "\n";
+            write_out(out, &line).map_err(|e| RunError::Report(format!("cannot write to standard output: {e}")))
+        })
+    };
+    result.map_err(|e| bad_input(e.to_string()))?;
+    write_out(out, &report::final_results(&tally, &names)).map_err(stdout_failure)
+}
+
+/// `play --watch`: the games one after another, each drawn tick by tick,
+/// its result line printed below its last frame.
+fn watch_games(
+    entrants: &[Entrant],
+    options: &GameOptions,
+    rounds: &Rounds,
+    out: &mut dyn Write,
+    tally: &mut Tally,
+) -> Result<(), RunError> {
+    let screen = stdout_is_a_screen();
+    let pace = if screen { view::watch::TERMINAL_PACE } else { Duration::ZERO };
+    // Both the per-tick watch and the per-game report write to stdout.
+    let watcher = RefCell::new(view::watch::Watcher::new(out, screen, pace));
+    let broken: RefCell<Option<std::io::Error>> = RefCell::new(None);
+    let mut watch = |plan: &run::GamePlan, names: &[String], engine: &FastGame, answers: &[Answer]| {
+        if broken.borrow().is_some() {
+            return;
+        }
+        let origin = if options.map_file.is_some() { MapOrigin::Custom } else { MapOrigin::Seed(plan.seed) };
+        let title = format!("game {} · seed {} · {}", plan.game, plan.seed, names.join(" vs "));
+        let scene = Scene::from_engine(engine, names, answers, origin);
+        if let Err(e) = watcher.borrow_mut().draw(&title, &scene) {
+            *broken.borrow_mut() = Some(e);
+        }
+    };
+    run::run_watched::<FastGame>(entrants, options, rounds, &mut watch, |game| {
+        let stdout_error = |e: &std::io::Error| RunError::Report(format!("cannot write to standard output: {e}"));
+        if let Some(e) = broken.borrow().as_ref() {
+            return Err(stdout_error(e));
+        }
+        tally.add(game);
+        let mut watcher = watcher.borrow_mut();
+        let line = report::game_line(game, options.config.max_ticks) + "\n";
+        write_out(watcher.out(), &line).map_err(|e| stdout_error(&e))?;
+        watcher.restart();
+        Ok(())
+    })
+}

@@ -1,0 +1,56 @@
+//! `lightcycles tournament`: many two-player games, every seed in both
+//! seats, with statistics, a results file and resume.
+
+use std::io::{IsTerminal, Write};
+
+use lightcycles_core::FastGame;
+
+use crate::bot::process::log::LOGS_DIR;
+use crate::bot::spec;
+use crate::cli::{bad_input, has_plugin, stdout_failure, write_out, Failure, HostingArgs, TournamentArgs};
+use crate::game::run::GameOptions;
+use crate::io::whole_file;
+use crate::stats::Sprt;
+use crate::tournament::progress::ProgressMode;
+use crate::tournament::schedule::{PairingMode, Schedule};
+use crate::tournament::{self, Tournament};
+
+/// Runs `tournament`.
+pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
+    let hosting = args.hosting.hosting(true);
+    let entrants = spec::entrants(&args.bots, log_dir.as_deref(), &hosting).map_err(|e| bad_input(e.to_string()))?;
+    let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| bad_input(e.to_string()))?;
+    if sprt.is_some() && entrants.len() != 2 {
+        return Err(bad_input(format!("--sprt compares two bots, but {} were given", entrants.len())));
+    }
+    let (config, map_file) = args.board.config(2)?;
+    let mode = if args.gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
+    let games = args.games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 });
+    let schedule = Schedule::new(entrants.len(), mode, games, args.seed).map_err(|e| bad_input(e.to_string()))?;
+    if let Some(dir) = &args.output {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| bad_input(format!("-o {}: cannot create the directory: {e}", dir.display())))?;
+    }
+    let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
+    let progress = if std::io::stderr().is_terminal() { ProgressMode::Bar } else { ProgressMode::Log(args.log_every) };
+    let t = Tournament {
+        entrants,
+        specs: args.bots.clone(),
+        mode,
+        schedule,
+        options: GameOptions { config, map_file, limits: args.board.limits(), out_dir: args.output.clone() },
+        jobs,
+        sprt,
+        results: args.results.clone(),
+        resume: args.resume,
+        replay_flags: [args.board.to_flags(), HostingArgs::to_flags(&hosting, has_plugin(&args.bots))].concat(),
+        progress,
+    };
+    let report = tournament::run::<FastGame>(&t).map_err(|e| bad_input(e.to_string()))?;
+    if let Some(path) = &args.report {
+        whole_file::write(path, (report.to_json() + "\n").as_bytes())
+            .map_err(|e| bad_input(format!("--report {}: cannot write: {e}", path.display())))?;
+    }
+    write_out(out, &report.to_table()).map_err(stdout_failure)
+}
