@@ -4,26 +4,25 @@
 //! bot adapters behind one trait, a deterministic match loop, runs of many
 //! games in parallel, reports, replay checks, and the `lightcycles` CLI.
 //!
-//! - [`bot`]: the [`bot::Bot`] trait every kind of bot implements, and its
-//!   adapters: built-in bots, JSON-lines programs, 2010 bots, CodeClash
-//!   Python bots, native plugins.
-//! - [`spec`]: bot arguments (`builtin:random`, `name=SPEC`, …) and names.
-//! - [`match_loop`]: one game, deterministic, recorded as a replay.
-//! - [`run`]: many games: seeds, seats, parallel jobs, replay files.
-//! - [`report`]: per-game lines and the FINAL_RESULTS block.
-//! - [`stats`]: score, Elo and its interval, LOS, pentanomial, SPRT.
+//! - [`bot`]: the [`bot::Bot`] trait every kind of bot implements; bot
+//!   specs and names ([`bot::spec`]), the adapters ([`bot::adapter`]: JSON
+//!   lines, 2010 bots, CodeClash Python bots, native plugins), the built-in
+//!   strategies ([`bot::builtin`]) and bot processes ([`bot::process`]).
+//! - [`game`]: one game ([`game::match_loop`]), many games ([`game::run`])
+//!   on the one worker pool ([`game::pool`]), per-game lines and
+//!   FINAL_RESULTS ([`game::report`]), replay checks ([`game::verify`]).
 //! - [`tournament`]: paired seeds, parallel games, results file, resume, report.
-//! - [`verify`]: checking replay files.
-//! - [`input`]: reading the files a user names, capped and checked.
-//! - [`whole_file`]: writing files whole, through a rename.
-//! - [`map_view`]: maps as pictures and JSON.
-//! - [`view`]: watching games: the replay page, and the board in a terminal.
-//! - [`mod@bench`]: the performance table of `lightcycles bench`.
-//! - [`adapter_bench`]: what each bot adapter costs per tick.
-//! - [`cli`]: the command line.
+//! - [`stats`]: score, Elo and its interval, LOS, pentanomial, SPRT.
+//! - [`io`]: reading the files a user names, writing files whole, and
+//!   escaping untrusted text.
+//! - [`view`]: watching games: the replay page, the board in a terminal,
+//!   maps as pictures and JSON.
+//! - [`mod@bench`]: the performance tables of `lightcycles bench`.
+//! - [`cli`]: the command line: flags in [`cli::args`], one module per command.
 // Unsafe code is refused everywhere but where C plugins are called
-// (`bot::plugin_c`) and where a C plugin table is made to time that adapter
-// (`adapter_bench`); both allow it and say why at each use.
+// (`bot::adapter::plugin::c`), where a C plugin table is made to time that
+// adapter (`bench::adapters`) and where bot processes get their limits
+// (`bot::process::sandbox`); each allows it and says why at each use.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -14,19 +14,16 @@
 //! A tick then costs the slowest bot's limit, not the sum of the limits.
 //! Built-in bots answer at once in `ask` through [`Bot::answer`].
 //!
-//! The adapters, one module each:
+//! The parts, one folder each:
 //!
-//! - [`builtin`]: bots compiled into the host (`builtin:NAME`).
-//! - [`subprocess`]: any program speaking JSON lines (`cmd:COMMAND`).
-//! - [`tron2010`]: bots of the 2010 Google AI Challenge (`tron2010:COMMAND`).
-//! - [`python`]: CodeClash `main.py` bots (`get_move(obs) -> str`).
-//! - [`plugin`]: native plugins, by the interface they export:
-//!   [`plugin_c`], the C plugin ABI (`lightcycles_bot_v1`), and
-//!   [`plugin_rust`], Rust plugins loaded through abi_stable.
-//!
-//! Shared machinery: [`process`] (a bot process in its own group, its
-//! pipes, and its end), [`lines`] (capped line reading), [`log`] (per-bot
-//! log files), [`in_process`] (a plugin bot on a thread of its own).
+//! - [`spec`]: what a bot argument means (`builtin:random`, `NAME=SPEC`,
+//!   …), the names bots are shown by, and the entrants of a run.
+//! - [`adapter`]: the transports, one module per way of reaching a bot's
+//!   code, and the registry the spec grammar is read from.
+//! - [`builtin`]: the strategies compiled into the host, the search bot
+//!   among them.
+//! - [`process`]: what every bot process needs: spawning in a group of its
+//!   own, limits, capped line reading, logs, and its end.
 
 pub mod adapter;
 pub mod builtin;

@@ -3,8 +3,9 @@
 //!
 //! A replay file is untrusted input. [`viewable`] checks it once; the board
 //! at any tick is rebuilt from its frames by [`board`]; [`scene`] adds what
-//! the legend shows; [`terminal`] and [`html`] draw. Names and answer lines
-//! are escaped by [`untrusted`] wherever they go.
+//! the legend shows; [`terminal`] and [`html`] draw; [`map`] shows maps.
+//! Names and answer lines are escaped by [`crate::io::untrusted`] wherever
+//! they go.
 
 pub mod board;
 pub mod html;
