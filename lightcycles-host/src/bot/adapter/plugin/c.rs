@@ -27,8 +27,7 @@ use lightcycles_core::observation::Observation;
 use lightcycles_core::Dir;
 use lightcycles_ffi::{plugin::check_table, LcBotEntryFn, LcBotV1, ObservationBuffer, LC_BOT_ENTRY_SYMBOL};
 
-use crate::bot::adapter::plugin::in_process::{Brain, ThreadBot};
-use crate::bot::adapter::plugin::BrainSource;
+use crate::bot::adapter::plugin::in_process::{Brain, BrainSource, ThreadBot};
 use crate::bot::builtin::bot_seed;
 use crate::bot::process::log::{BotLog, LogPlace};
 use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply};

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use lightcycles_core::observation::Observation;
 
 use crate::bot::process::log::BotLog;
-use crate::bot::{ask_and_collect, Asked, Bot, BotError, Reply, Turn};
+use crate::bot::{ask_and_collect, Asked, Bot, BotContext, BotError, Reply, Turn};
 
 /// The code of one in-process bot, run on its thread.
 pub trait Brain: Send + 'static {
@@ -180,6 +180,13 @@ impl Drop for ThreadBot {
             }
         }
     }
+}
+
+/// Makes the code of one bot of a loaded plugin (its [`Brain`]) for a game
+/// and seat, to run on a thread of the host or in the plugin host process.
+pub trait BrainSource: Send + Sync {
+    /// The brain of the bot of `ctx`, made with the bot's own seed.
+    fn brain(&self, ctx: &BotContext) -> Box<dyn Brain>;
 }
 
 #[cfg(test)]

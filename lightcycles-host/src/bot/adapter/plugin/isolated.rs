@@ -33,8 +33,8 @@ use std::time::{Duration, Instant};
 
 use lightcycles_core::observation::Observation;
 
-use crate::bot::adapter::plugin::brain_source;
 use crate::bot::adapter::plugin::in_process::Brain;
+use crate::bot::adapter::plugin::load::brain_source;
 use crate::bot::process::log::{BotLog, LogPlace};
 use crate::bot::process::sandbox::Sandbox;
 use crate::bot::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};

@@ -1,52 +1,26 @@
-//! Native plugins (`PATH.so`, `.dylib`, `.dll`): which interface a library
-//! speaks. A library that exports `lightcycles_bot_v1` is a C plugin
-//! ([`crate::bot::adapter::plugin::c`]); one that exports an abi_stable root module is a
-//! Rust plugin ([`crate::bot::adapter::plugin::rust`]); any other library is refused with
-//! a message that says what a plugin must export.
+//! Native plugins (`PATH.so`, `.dylib`, `.dll`).
+//!
+//! - [`load`]: which interface a library speaks: [`c`], the C plugin ABI
+//!   (`lightcycles_bot_v1`), or [`rust`], a Rust plugin through abi_stable.
+//! - [`in_process`]: a plugin's bot on a thread of the host (`--in-process`).
+//! - [`isolated`]: a plugin's bot in a child process of its own (`--isolate`).
 
 pub mod c;
 pub mod in_process;
 pub mod isolated;
+pub mod load;
 pub mod rust;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::bot::adapter::plugin::in_process::{Brain, ThreadBot};
+use crate::bot::adapter::plugin::in_process::{BrainSource, ThreadBot};
+use crate::bot::adapter::plugin::load::brain_source;
 use crate::bot::process::log::{BotLog, LogPlace};
 
 use crate::bot::adapter::{file_stem_name, path_ending_in, Adapter, Hosting};
 use crate::bot::spec::SpecError;
 use crate::bot::{Bot, BotContext, BotError, BotFactory};
-use rust::RustPluginFactory;
-
-/// Makes the code of one bot of a loaded plugin (its [`Brain`]) for a game
-/// and seat, to run on a thread of the host or in the plugin host process.
-pub trait BrainSource: Send + Sync {
-    /// The brain of the bot of `ctx`, made with the bot's own seed.
-    fn brain(&self, ctx: &BotContext) -> Box<dyn Brain>;
-}
-
-/// The brains of the plugin at `path`, or why it cannot be played.
-pub fn brain_source(path: &Path, log: Option<LogPlace>) -> Result<Arc<dyn BrainSource>, String> {
-    let library = match c::load(path, log.clone())? {
-        c::Loaded::Plugin(factory) => return Ok(Arc::new(factory)),
-        c::Loaded::NotC(library) => library,
-    };
-    let found = rust::load(path);
-    // The Rust loader opened the library again (and keeps it): this handle
-    // is no longer needed.
-    drop(library);
-    match found? {
-        rust::Loaded::Plugin(module) => Ok(Arc::new(RustPluginFactory::new(module, path, log))),
-        rust::Loaded::NotRust => Err(format!(
-            "{} is not a plugin this build can load: it exports neither lightcycles_bot_v1 (a C plugin, \
-             include/lightcycles.h) nor an abi_stable root module (a Rust plugin built with lightcycles-plugin \
-             and export_bot!)",
-            path.display()
-        )),
-    }
-}
 
 /// The factory of the plugin at `path`, run in-process (each bot on a
 /// thread of its own), or why it cannot be played.

@@ -23,8 +23,7 @@ use abi_stable::std_types::RResult;
 use lightcycles_core::observation::Observation;
 use lightcycles_plugin::{BotHandle, BotModuleRef, PluginPlayer, View};
 
-use crate::bot::adapter::plugin::in_process::{Brain, ThreadBot};
-use crate::bot::adapter::plugin::BrainSource;
+use crate::bot::adapter::plugin::in_process::{Brain, BrainSource, ThreadBot};
 use crate::bot::builtin::bot_seed;
 use crate::bot::process::log::{BotLog, LogPlace};
 use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply};
