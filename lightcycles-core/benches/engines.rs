@@ -21,14 +21,10 @@ use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Game, SplitMi
 
 /// The moves that do not crash at once, through the `Engine` trait.
 fn safe<E: Engine>(game: &E, id: usize) -> ([Dir; 4], usize) {
-    let p = game.player(id);
-    let (w, h) = (game.config().width, game.config().height);
     let mut out = ([Dir::N; 4], 0);
-    for d in Dir::ALL {
-        if !(p.trail >= 2 && d == p.dir.opposite()) && p.pos.step(d, w, h).is_some_and(|c| game.cell(c) == EMPTY) {
-            out.0[out.1] = d;
-            out.1 += 1;
-        }
+    for d in search::safe_moves(game, id).iter() {
+        out.0[out.1] = d;
+        out.1 += 1;
     }
     out
 }

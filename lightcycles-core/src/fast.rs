@@ -26,10 +26,11 @@ use alloc::vec::Vec;
 use crate::bitboard::Layout;
 use crate::command::Action;
 use crate::config::{Config, FaultPolicy};
-use crate::engine::{check_map, Engine, GameError, PlayerState, StepError};
+use crate::engine::{check_map, Engine, GameError, StepError};
 use crate::geometry::{CellValue, Dir, Pos, EMPTY, ROCK};
 use crate::map::Map;
 use crate::outcome::{is_over, Outcome};
+use crate::player::{self, PlayerState};
 use crate::position::Position;
 
 /// Most players a game can have (RULES.md section 1).
@@ -376,8 +377,7 @@ impl FastGame {
             }
             let rider = &mut self.riders[i];
             let d = match action {
-                // `d` reverses the direction exactly when their codes differ by 2.
-                Action::Move(d) if !(rider.trail >= 2 && (d as u8 ^ rider.dir as u8) == 2) => d,
+                Action::Move(d) => player::resolve(rider.dir, rider.trail, d),
                 _ => rider.dir,
             };
             rider.dir = d;

@@ -46,6 +46,7 @@ pub mod map;
 #[cfg(feature = "serde")]
 pub mod observation;
 pub mod outcome;
+pub mod player;
 pub mod position;
 pub mod reference;
 #[cfg(feature = "serde")]
@@ -57,11 +58,12 @@ mod serde_names;
 
 pub use command::{parse_move, Action, Answer, FaultKind};
 pub use config::{Config, ConfigError, FaultPolicy};
-pub use engine::{Engine, GameError, PlayerState, StepError};
+pub use engine::{Engine, GameError, StepError};
 pub use fast::FastGame;
-pub use geometry::{CellValue, Dir, Pos, EMPTY, ROCK};
+pub use geometry::{CellValue, Dir, DirSet, Pos, EMPTY, ROCK};
 pub use map::{Map, MapError, MapParseError, Start};
 pub use outcome::Outcome;
+pub use player::PlayerState;
 pub use position::{Position, PositionError};
 pub use reference::Game;
 pub use rng::SplitMix64;

@@ -5,9 +5,9 @@
 use alloc::vec::Vec;
 
 use crate::config::{Config, ConfigError};
-use crate::engine::PlayerState;
 use crate::geometry::{CellValue, EMPTY, ROCK};
 use crate::map::Map;
+use crate::player::PlayerState;
 
 /// A game state as plain data: the configuration, the tick, every cell and
 /// every player.

@@ -8,9 +8,10 @@ use alloc::vec::Vec;
 
 use crate::command::Action;
 use crate::config::{Config, FaultPolicy};
-use crate::engine::{Engine, GameError, PlayerState, StepError};
+use crate::engine::{Engine, GameError, StepError};
 use crate::geometry::{CellValue, Pos, EMPTY};
 use crate::outcome::Outcome;
+use crate::player::PlayerState;
 use crate::position::Position;
 
 /// A game as the rule book describes it: a grid of cell values and the players.
@@ -107,10 +108,9 @@ impl Engine for Game {
         let mut target: Vec<Option<Pos>> = vec![None; n];
         for i in (0..n).filter(|&i| in_a[i]) {
             let p = &self.players[i];
-            let has_neck = p.trail >= 2;
             let d = match actions[i].dir() {
-                Some(d) if !(has_neck && d == p.dir.opposite()) => d,
-                _ => p.dir,
+                Some(d) => p.resolve(d),
+                None => p.dir,
             };
             new_dir[i] = Some(d);
             target[i] = p.pos.step(d, w, h); // None: off the board

@@ -17,7 +17,7 @@ use alloc::vec::Vec;
 use crate::bitboard::{self, Layout};
 use crate::engine::Engine;
 use crate::fast::{FastGame, MAX_PLAYERS};
-use crate::geometry::{Dir, Pos};
+use crate::geometry::{Dir, DirSet, Pos, EMPTY};
 
 /// Working memory of the search helpers, kept between calls so that hot
 /// paths allocate nothing. It resizes itself (allocating) only when it meets
@@ -491,77 +491,29 @@ pub fn separated_with(game: &FastGame, scratch: &mut Scratch) -> bool {
     true
 }
 
-/// A set of directions, one bit per direction code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Moves(u8);
-
-impl Moves {
-    /// No direction.
-    pub const NONE: Moves = Moves(0);
-
-    /// The set as bits: bit `d.code()` for each direction `d` in it.
-    pub const fn bits(self) -> u8 {
-        self.0
+/// The moves of player `id` that do not crash into the board as it is now
+/// ([`PlayerState::safe_moves`](crate::player::PlayerState::safe_moves)
+/// on the engine's cells). Other players' moves this tick are not
+/// foreseen: a head-on into a free cell is still possible. Empty for an
+/// eliminated player or an id out of range.
+pub fn safe_moves<E: Engine>(game: &E, id: usize) -> DirSet {
+    if id >= game.num_players() {
+        return DirSet::NONE;
     }
-
-    /// Whether `dir` is in the set.
-    pub const fn contains(self, dir: Dir) -> bool {
-        self.0 >> dir.code() & 1 != 0
+    let p = game.player(id);
+    if !p.alive {
+        return DirSet::NONE;
     }
-
-    /// The number of directions in the set.
-    pub const fn len(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// Whether the set is empty.
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The set with `dir` added.
-    pub const fn with(self, dir: Dir) -> Moves {
-        Moves(self.0 | 1 << dir.code())
-    }
-
-    /// The directions in the set, in code order.
-    pub fn iter(self) -> impl Iterator<Item = Dir> {
-        Dir::ALL.into_iter().filter(move |&d| self.contains(d))
-    }
-}
-
-/// The moves of player `id` that do not crash into the board as it is now:
-/// the target is on the board and free, and the direction is not the
-/// reversal into the neck (with a trail of two cells or more, that command
-/// keeps the current direction, so it is not a move of its own). Other
-/// players' moves this tick are not foreseen: a head-on into a free cell is
-/// still possible. Empty for an eliminated player or an id out of range.
-pub fn safe_moves(game: &FastGame, id: usize) -> Moves {
-    if !game.is_alive(id) {
-        return Moves::NONE;
-    }
-    let (head, dir, trail) = (game.head(id), game.dir(id), game.trail(id));
-    let layout = game.layout();
-    let mut moves = Moves::NONE;
-    for d in Dir::ALL {
-        if trail >= 2 && d == dir.opposite() {
-            continue;
-        }
-        if let Some(target) = head.step(d, layout.width(), layout.height()) {
-            if !layout.get(game.solid(), target) {
-                moves = moves.with(d);
-            }
-        }
-    }
-    moves
+    let config = game.config();
+    p.safe_moves(config.width, config.height, |c| game.cell(c) == EMPTY)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::engine::PlayerState;
-    use crate::geometry::{CellValue, EMPTY, ROCK};
+    use crate::geometry::{CellValue, ROCK};
+    use crate::player::PlayerState;
     use crate::position::Position;
     use alloc::collections::VecDeque;
     use alloc::format;
@@ -762,8 +714,8 @@ mod tests {
         let moves = safe_moves(&game, 1);
         assert_eq!(moves.iter().collect::<Vec<_>>(), vec![Dir::E]);
         assert!(!moves.contains(Dir::S));
-        assert_eq!(safe_moves(&game, 2), Moves::NONE, "eliminated");
-        assert_eq!(safe_moves(&game, 9), Moves::NONE, "no such player");
+        assert_eq!(safe_moves(&game, 2), DirSet::NONE, "eliminated");
+        assert_eq!(safe_moves(&game, 9), DirSet::NONE, "no such player");
         // On its first move a cycle may go any way.
         let fresh = FastGame::seeded(&Config { width: 8, height: 8, rock_density: 0, ..Config::default() }, 1).unwrap();
         assert_eq!(safe_moves(&fresh, 0).len(), 4);
@@ -823,7 +775,7 @@ mod tests {
                 let head = game.head(id);
                 let expected: Vec<Dir> = Dir::ALL
                     .into_iter()
-                    .filter(|&d| !(game.trail(id) >= 2 && d == game.dir(id).opposite()))
+                    .filter(|&d| !game.player(id).reverses_into_neck(d))
                     .filter(|&d| head.step(d, config.width, config.height).is_some_and(|c| game.cell(c) == EMPTY))
                     .filter(|_| game.is_alive(id))
                     .collect();

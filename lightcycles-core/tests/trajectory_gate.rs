@@ -163,15 +163,11 @@ fn build<E: Engine>(spec: &Spec) -> Result<E, GameError> {
     }
 }
 
-/// The moves that do not crash into the board as it is (neck rule applied).
+/// The moves that do not crash into the board as it is (neck rule applied),
+/// dead players' too (their answers are drawn like the others').
 fn safe<E: Engine>(game: &E, id: usize) -> Vec<Dir> {
-    let p = game.player(id);
     let (w, h) = (game.config().width, game.config().height);
-    Dir::ALL
-        .into_iter()
-        .filter(|&d| !(p.trail >= 2 && d == p.dir.opposite()))
-        .filter(|&d| p.pos.step(d, w, h).is_some_and(|c| game.cell(c) == EMPTY))
-        .collect()
+    game.player(id).safe_moves(w, h, |c| game.cell(c) == EMPTY).iter().collect()
 }
 
 /// Answer lines that are not moves, and lines that are moves only after

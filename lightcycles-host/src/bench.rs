@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use lightcycles_core::bitboard;
 use lightcycles_core::engine::Engine;
 use lightcycles_core::search::{self, Scratch};
-use lightcycles_core::{map, Action, Config, Dir, FastGame, Game, Pos, SplitMix64, EMPTY};
+use lightcycles_core::{map, Action, Config, Dir, DirSet, FastGame, Game, Pos, SplitMix64, EMPTY};
 
 /// How long each measure runs by default (per engine).
 pub const DEFAULT_TIME: Duration = Duration::from_millis(1500);
@@ -362,19 +362,7 @@ fn steady<E: Engine>(game: &E, id: usize) -> Action {
 /// through the `Engine` trait so both engines run the same bot; no
 /// allocation, so that the bot costs little beside the engine.
 fn safe<E: Engine>(game: &E, id: usize) -> Moves {
-    let p = game.player(id);
-    let (w, h) = (game.config().width, game.config().height);
-    let mut moves = Moves { dirs: [Dir::N; 4], len: 0 };
-    for d in Dir::ALL {
-        if p.trail >= 2 && d == p.dir.opposite() {
-            continue;
-        }
-        if p.pos.step(d, w, h).is_some_and(|c| game.cell(c) == EMPTY) {
-            moves.dirs[moves.len] = d;
-            moves.len += 1;
-        }
-    }
-    moves
+    Moves::from(search::safe_moves(game, id))
 }
 
 /// The moves that do not crash at once, found the quickest way each engine
@@ -387,13 +375,7 @@ trait NaturalSafe: Engine {
 
 impl NaturalSafe for FastGame {
     fn natural_safe(&self, id: usize) -> Moves {
-        let set = search::safe_moves(self, id);
-        let mut moves = Moves { dirs: [Dir::N; 4], len: 0 };
-        for d in set.iter() {
-            moves.dirs[moves.len] = d;
-            moves.len += 1;
-        }
-        moves
+        Moves::from(search::safe_moves(self, id))
     }
 }
 
@@ -402,20 +384,10 @@ impl NaturalSafe for Game {
         let p = self.players()[id];
         let (w, h) = (self.config().width, self.config().height);
         let grid = self.grid();
-        let mut moves = Moves { dirs: [Dir::N; 4], len: 0 };
         if !p.alive {
-            return moves;
+            return Moves::from(DirSet::NONE);
         }
-        for d in Dir::ALL {
-            if p.trail >= 2 && d == p.dir.opposite() {
-                continue;
-            }
-            if p.pos.step(d, w, h).is_some_and(|c| grid[c.index(w)] == EMPTY) {
-                moves.dirs[moves.len] = d;
-                moves.len += 1;
-            }
-        }
-        moves
+        Moves::from(p.safe_moves(w, h, |c| grid[c.index(w)] == EMPTY))
     }
 }
 
@@ -440,6 +412,17 @@ impl BotRng {
 struct Moves {
     dirs: [Dir; 4],
     len: usize,
+}
+
+impl From<DirSet> for Moves {
+    fn from(set: DirSet) -> Moves {
+        let mut moves = Moves { dirs: [Dir::N; 4], len: 0 };
+        for d in set.iter() {
+            moves.dirs[moves.len] = d;
+            moves.len += 1;
+        }
+        moves
+    }
 }
 
 impl Moves {

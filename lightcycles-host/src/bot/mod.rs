@@ -136,12 +136,7 @@ impl<'a> Turn<'a> {
     /// `dir`: a reversal into its neck keeps the current direction (RULES.md
     /// section 7, step 2).
     pub fn effective(&self, dir: Dir) -> Dir {
-        let me = self.me();
-        if me.trail >= 2 && dir == me.dir.opposite() {
-            me.dir
-        } else {
-            dir
-        }
+        self.me().resolve(dir)
     }
 
     /// Whether riding `dir` would crash at once into a wall, a rock, a trail
