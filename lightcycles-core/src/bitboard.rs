@@ -184,8 +184,9 @@ fn run_fill<const K: usize>(seeds: [u64; K], open: [u64; K]) -> [u64; K] {
     out
 }
 
+/// Row `y` of a bitboard of `K` words per row, as an array.
 #[inline(always)]
-fn row<const K: usize>(bits: &[u64], y: usize) -> [u64; K] {
+pub(crate) fn row<const K: usize>(bits: &[u64], y: usize) -> [u64; K] {
     let mut r = [0u64; K];
     r.copy_from_slice(&bits[y * K..y * K + K]);
     r

@@ -25,16 +25,13 @@ use alloc::vec::Vec;
 
 use crate::bitboard::Layout;
 use crate::command::Action;
-use crate::config::{Config, FaultPolicy};
+use crate::config::{Config, FaultPolicy, MAX_PLAYERS};
 use crate::engine::{check_map, Engine, GameError, StepError};
 use crate::geometry::{CellValue, Dir, Pos, EMPTY, ROCK};
 use crate::map::Map;
 use crate::outcome::{is_over, Outcome};
 use crate::player::{self, PlayerState};
 use crate::position::Position;
-
-/// Most players a game can have (RULES.md section 1).
-pub const MAX_PLAYERS: usize = 8;
 
 /// One player, packed: 12 bytes (whether it rides is a bit of
 /// [`FastGame`]'s `alive` mask).

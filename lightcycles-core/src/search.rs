@@ -15,8 +15,9 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::bitboard::{self, Layout};
+use crate::config::MAX_PLAYERS;
 use crate::engine::Engine;
-use crate::fast::{FastGame, MAX_PLAYERS};
+use crate::fast::FastGame;
 use crate::geometry::{Dir, DirSet, Pos, EMPTY};
 
 /// Working memory of the search helpers, kept between calls so that hot
@@ -373,11 +374,11 @@ fn pair_search<const K: usize>(layout: Layout, heads: [Pos; 2], free: &mut [u64]
         // The rows above (`up`) and at (`at`) row `y`, as they were before
         // this pass.
         let mut up = [[0; K], [0; K]];
-        let mut at = [row_of::<K>(r0, first), row_of::<K>(r1, first)];
+        let mut at = [bitboard::row::<K>(r0, first), bitboard::row::<K>(r1, first)];
         let mut any = [0u64; 2];
         let (mut new_lo, mut new_hi) = (h, 0);
         for y in first..last {
-            let down = [row_of::<K>(r0, y + 1), row_of::<K>(r1, y + 1)];
+            let down = [bitboard::row::<K>(r0, y + 1), bitboard::row::<K>(r1, y + 1)];
             if layer_row::<K>(free, r0, r1, y, &up, &at, &down, &mut any) {
                 new_lo = new_lo.min(y);
                 new_hi = y;
@@ -433,13 +434,6 @@ fn layer_row<const K: usize>(
         gained |= n0 | n1;
     }
     gained != 0
-}
-
-#[inline(always)]
-fn row_of<const K: usize>(bits: &[u64], y: usize) -> [u64; K] {
-    let mut r = [0u64; K];
-    r.copy_from_slice(&bits[y * K..y * K + K]);
-    r
 }
 
 /// Grows `reached` into every free cell 4-connected to it.

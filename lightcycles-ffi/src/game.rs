@@ -5,7 +5,7 @@ use core::mem::size_of;
 
 use lightcycles_core::map::parse_2010;
 use lightcycles_core::observation::Observation;
-use lightcycles_core::{Action, Config, Dir, Engine, FaultKind, Pos, Position, StepError};
+use lightcycles_core::{Action, Config, Dir, Engine, FaultKind, Pos, StepError};
 
 use crate::config::{parse_fault_policy, LcConfig, CONFIG_V1_SIZE};
 use crate::error::{borrow, borrow_mut, check_struct_size, guard, slice, slice_mut, FfiError, FfiResult};
@@ -21,6 +21,10 @@ pub type EngineImpl = lightcycles_core::FastGame;
 /// Most players in a game (RULES.md section 1): the size of the arrays of
 /// `LcResult`.
 pub const LC_MAX_PLAYERS: usize = 8;
+
+// The header needs the number itself (cbindgen does not follow a path into
+// the core): tie it to the core's.
+const _: () = assert!(LC_MAX_PLAYERS == lightcycles_core::config::MAX_PLAYERS);
 
 /// Move code: ride north.
 pub const LC_MOVE_N: i32 = 0;
@@ -251,7 +255,7 @@ pub unsafe extern "C" fn lc_game_from_observation(
         let out = unsafe { take_out(out) }?;
         let obs: Observation = unsafe { read_observation(obs, "obs") }?;
         let policy = parse_fault_policy("fault_policy", fault_policy)?;
-        let position = Position::from_observation(&obs, policy).map_err(|e| {
+        let position = obs.to_position(policy).map_err(|e| {
             let status = match e {
                 lightcycles_core::PositionError::Config(_) => LcStatus::Config,
                 _ => LcStatus::Position,

@@ -145,7 +145,7 @@ impl<'a> View<'a> {
     }
 
     /// The same observation as the core's owned type, to build an engine
-    /// from (`Position::from_observation`) and search.
+    /// from (`Observation::to_position`) and search.
     pub fn to_observation(&self) -> Observation {
         let w = self.width as usize;
         Observation {
