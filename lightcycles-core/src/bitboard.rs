@@ -9,7 +9,7 @@
 //! few instructions instead of one cell at a time.
 //!
 //! The functions here work on plain word slices in this layout, so the fast
-//! engine, the search helpers and the map generator share them.
+//! engine, the space helpers and the map generator share them.
 
 use crate::geometry::Pos;
 

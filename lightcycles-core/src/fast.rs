@@ -17,7 +17,7 @@
 //! [`Engine::step`] never allocates: everything it needs lives on the stack.
 //!
 //! The trajectory gate (`tests/trajectory_gate.rs`) plays fuzz games through
-//! this engine and the reference [`crate::reference::Game`] and compares
+//! this engine and the reference [`crate::reference::ReferenceGame`] and compares
 //! every frame, every cell and the outcome.
 
 use alloc::vec;
@@ -443,7 +443,7 @@ const STEP_Y: [u32; 4] = [u32::MAX, 0, 1, 0];
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::Game;
+    use crate::reference::ReferenceGame;
 
     #[test]
     fn owner_planes_cover_rock_and_every_player() {
@@ -467,7 +467,7 @@ mod tests {
             let direct = FastGame::from_map(&config, &map).unwrap();
             let through = FastGame::from_position(&Position::start(&config, &map)).unwrap();
             assert_eq!(direct, through);
-            assert_eq!(direct.position(), Game::from_map(&config, &map).unwrap().position());
+            assert_eq!(direct.position(), ReferenceGame::from_map(&config, &map).unwrap().position());
         }
     }
 
@@ -491,7 +491,7 @@ mod tests {
     fn a_player_eliminated_on_tick_0_stays_so() {
         // A position may say so (one rebuilt from the first observation).
         let config = Config { width: 8, height: 8, ..Config::default() };
-        let mut position = Game::seeded(&config, 2).unwrap().position();
+        let mut position = ReferenceGame::seeded(&config, 2).unwrap().position();
         position.players[1].alive = false;
         position.players[1].eliminated_at = Some(0);
         let fast = FastGame::from_position(&position).unwrap();

@@ -136,12 +136,12 @@ impl Observation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Config, Game};
+    use crate::{Config, ReferenceGame};
 
     #[test]
     fn json_keys_come_in_the_order_of_the_rule_book() {
         let config = Config { width: 8, height: 8, rock_density: 0, ..Config::default() };
-        let game = Game::seeded(&config, 123).unwrap();
+        let game = ReferenceGame::seeded(&config, 123).unwrap();
         let json = Observation::new(&game, 1).to_json();
         assert!(json.starts_with(r#"{"tick":1,"max_ticks":2000,"width":8,"height":8,"you":1,"players":[{"id":0,"x":2,"y":2,"dir":"N","alive":true},{"id":1,"x":5,"y":5,"dir":"S","alive":true}],"grid":[[-1,"#), "{json}");
         let obs: Observation = serde_json::from_str(&json).unwrap();

@@ -16,7 +16,7 @@ use crate::position::Position;
 
 /// A game as the rule book describes it: a grid of cell values and the players.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Game {
+pub struct ReferenceGame {
     config: Config,
     /// Cell values, row-major.
     grid: Vec<CellValue>,
@@ -25,7 +25,7 @@ pub struct Game {
     outcome: Option<Outcome>,
 }
 
-impl Game {
+impl ReferenceGame {
     /// The whole grid, row-major (`y * width + x`).
     pub fn grid(&self) -> &[CellValue] {
         &self.grid
@@ -41,12 +41,12 @@ impl Game {
     }
 }
 
-impl Engine for Game {
+impl Engine for ReferenceGame {
     fn from_position(position: &Position) -> Result<Self, GameError> {
         position.validate()?;
         let Position { config, tick, grid, players } = position.clone();
         let outcome = if tick > 0 { Outcome::decide(tick, config.max_ticks, &players) } else { None };
-        Ok(Game { config, grid, players, tick, outcome })
+        Ok(ReferenceGame { config, grid, players, tick, outcome })
     }
 
     fn config(&self) -> &Config {

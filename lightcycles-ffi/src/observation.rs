@@ -404,11 +404,11 @@ pub unsafe extern "C" fn lc_observation_free(obs: *const LcObservation) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::{Config, Game};
+    use lightcycles_core::{Config, ReferenceGame};
 
-    fn sample() -> Game {
+    fn sample() -> ReferenceGame {
         let config = Config { width: 10, height: 9, players: 2, ..Config::default() };
-        Game::seeded(&config, 5).unwrap()
+        ReferenceGame::seeded(&config, 5).unwrap()
     }
 
     #[test]

@@ -17,12 +17,14 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use lightcycles_core::replay::Replay;
-use lightcycles_core::{Answer, Config, ConfigError, FaultPolicy};
+// Games are played on the fast engine, proven equal to the reference by the
+// core's trajectory gate; `replay verify` replays on the reference engine.
+use lightcycles_core::{Answer, Config, ConfigError, FastGame, FaultPolicy};
 
 use crate::bot::builtin::Builtin;
 use crate::bot::log::{LogPlace, LOGS_DIR};
 use crate::bot::sandbox::Sandbox;
-use crate::match_loop::{DefaultEngine, Limits, MapFile};
+use crate::match_loop::{Limits, MapFile};
 use crate::report::{self, Tally};
 use crate::run::{self, Entrant, RunError, RunOptions};
 use crate::spec::{self, BotSpec, Hosting};
@@ -662,7 +664,7 @@ fn play(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
         }
         watch_games(&entrants, &options, out, &mut tally)
     } else {
-        run::run::<DefaultEngine>(&entrants, &options, |game| {
+        run::run::<FastGame>(&entrants, &options, |game| {
             tally.add(game);
             let line = report::game_line(game, config.max_ticks) + "\n";
             write_out(out, &line).map_err(|e| RunError::Report(format!("cannot write to standard output: {e}")))
@@ -711,7 +713,7 @@ fn tournament(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure>
         replay_flags: [args.board.to_flags(), HostingArgs::to_flags(&hosting, has_plugin(&args.bots))].concat(),
         progress,
     };
-    let report = tournament::run::<DefaultEngine>(&t).map_err(|e| bad_input(e.to_string()))?;
+    let report = tournament::run::<FastGame>(&t).map_err(|e| bad_input(e.to_string()))?;
     if let Some(path) = &args.report {
         whole_file::write(path, (report.to_json() + "\n").as_bytes())
             .map_err(|e| bad_input(format!("--report {}: cannot write: {e}", path.display())))?;
@@ -722,7 +724,7 @@ fn tournament(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure>
 fn verify_files(files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
     for path in files {
         let shown = path.display();
-        match verify::check_file::<lightcycles_core::Game>(path) {
+        match verify::check_file::<lightcycles_core::ReferenceGame>(path) {
             Ok(Verdict::Verified(o)) => {
                 let result = match o.winner {
                     Some(w) => format!("player {w} won"),
@@ -768,7 +770,7 @@ fn watch_games(
     // Both the per-tick watch and the per-game report write to stdout.
     let watcher = RefCell::new(view::watch::Watcher::new(out, screen, pace));
     let broken: RefCell<Option<std::io::Error>> = RefCell::new(None);
-    let mut watch = |plan: &run::GamePlan, names: &[String], engine: &DefaultEngine, answers: &[Answer]| {
+    let mut watch = |plan: &run::GamePlan, names: &[String], engine: &FastGame, answers: &[Answer]| {
         if broken.borrow().is_some() {
             return;
         }
@@ -779,7 +781,7 @@ fn watch_games(
             *broken.borrow_mut() = Some(e);
         }
     };
-    run::run_watched::<DefaultEngine>(entrants, options, &mut watch, |game| {
+    run::run_watched::<FastGame>(entrants, options, &mut watch, |game| {
         let stdout_error = |e: &std::io::Error| RunError::Report(format!("cannot write to standard output: {e}"));
         if let Some(e) = broken.borrow().as_ref() {
             return Err(stdout_error(e));

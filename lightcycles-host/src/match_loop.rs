@@ -18,11 +18,6 @@ use lightcycles_core::{
 
 use crate::bot::{Asked, Bot, Reply, Turn};
 
-/// The engine games are played on: the fast engine, proven equal to the
-/// reference by the core's trajectory gate. `replay verify` always replays
-/// on the reference engine, the rule book's own reading.
-pub type DefaultEngine = lightcycles_core::fast::FastGame;
-
 /// The time a bot has to answer one observation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -252,7 +247,7 @@ mod tests {
     use crate::bot::builtin::Builtin;
     use crate::bot::{BotContext, Failed};
     use lightcycles_core::replay::verify;
-    use lightcycles_core::Game;
+    use lightcycles_core::ReferenceGame;
 
     fn bots(kinds: &[Builtin], seed: u64) -> Vec<Box<dyn Bot>> {
         let players = kinds.len();
@@ -272,10 +267,10 @@ mod tests {
         for (players, side, seed) in [(2, 48, 7), (3, 20, 3), (4, 24, 11), (8, 32, 5)] {
             let config = Config { width: side, height: side, players, ..Config::default() };
             let kinds: Vec<Builtin> = (0..players as usize).map(|i| Builtin::ALL[i % 3]).collect();
-            let one = play::<Game>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed)).unwrap();
-            let two = play::<Game>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed)).unwrap();
+            let one = play::<ReferenceGame>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed)).unwrap();
+            let two = play::<ReferenceGame>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed)).unwrap();
             assert_eq!(one.replay.to_json(), two.replay.to_json());
-            assert_eq!(verify::<Game>(&one.replay).unwrap(), one.outcome);
+            assert_eq!(verify::<ReferenceGame>(&one.replay).unwrap(), one.outcome);
             assert_eq!(one.replay.seed, Some(seed));
             assert_eq!(one.replay.names, names(kinds.len()));
         }
@@ -286,13 +281,13 @@ mod tests {
         let config = Config::default();
         let mut kinds = bots(&[Builtin::Fuzz, Builtin::Random], 1);
         kinds[1] = Box::new(Failed { error: crate::bot::BotError("no such program".into()) });
-        let record = play::<Game>(&setup(config, 1), names(2), kinds).unwrap();
+        let record = play::<ReferenceGame>(&setup(config, 1), names(2), kinds).unwrap();
         let crashes = record.replay.faults.iter().filter(|row| row[1] == Some(FaultKind::Crash)).count() as u32;
         assert!(crashes >= 1);
         assert_eq!(record.faults[1], FaultCounts { crash: crashes, ..FaultCounts::default() });
         let fuzz_faults = record.replay.faults.iter().filter(|row| row[0].is_some()).count() as u32;
         assert_eq!(record.faults[0].total(), fuzz_faults);
-        verify::<Game>(&record.replay).unwrap();
+        verify::<ReferenceGame>(&record.replay).unwrap();
     }
 
     #[test]
@@ -302,7 +297,7 @@ mod tests {
             Box::new(Failed { error: crate::bot::BotError("gone".into()) }),
             bots(&[Builtin::Random], 2).remove(0),
         ];
-        let record = play::<Game>(&setup(config, 2), names(2), kinds).unwrap();
+        let record = play::<ReferenceGame>(&setup(config, 2), names(2), kinds).unwrap();
         assert_eq!(record.outcome.winner, Some(1));
         assert_eq!(record.outcome.ticks, 1);
         assert_eq!(record.replay.faults, vec![vec![Some(FaultKind::Crash), None]]);
@@ -311,7 +306,7 @@ mod tests {
     #[test]
     fn dead_players_are_not_asked_and_record_nothing() {
         let config = Config { width: 24, height: 24, players: 3, ..Config::default() };
-        let record = play::<Game>(
+        let record = play::<ReferenceGame>(
             &setup(config, 21),
             names(3),
             bots(&[Builtin::Straight, Builtin::Random, Builtin::Random], 21),
@@ -334,11 +329,11 @@ mod tests {
         let file = MapFile::parse(text.to_string()).unwrap();
         let config = file.config(100, FaultPolicy::Straight);
         let setup = GameSetup { config, seed: 5, map_file: Some(&file), limits: Limits::default() };
-        let record = play::<Game>(&setup, names(2), bots(&[Builtin::Random, Builtin::Random], 5)).unwrap();
+        let record = play::<ReferenceGame>(&setup, names(2), bots(&[Builtin::Random, Builtin::Random], 5)).unwrap();
         assert_eq!(record.replay.seed, None);
         assert_eq!(record.replay.map.as_deref(), Some(text));
         assert_eq!((record.replay.config.players, record.replay.config.rock_density), (2, 0));
-        verify::<Game>(&record.replay).unwrap();
+        verify::<ReferenceGame>(&record.replay).unwrap();
     }
 
     #[test]
@@ -346,11 +341,12 @@ mod tests {
         let config = Config::default();
         let kinds = [Builtin::Random, Builtin::Fuzz];
         let mut seen: Vec<(u32, Vec<Answer>)> = Vec::new();
-        let watched = play_watched::<Game>(&setup(config, 4), names(2), bots(&kinds, 4), &mut |game, answers| {
-            seen.push((game.tick(), answers.to_vec()));
-        })
-        .unwrap();
-        let plain = play::<Game>(&setup(config, 4), names(2), bots(&kinds, 4)).unwrap();
+        let watched =
+            play_watched::<ReferenceGame>(&setup(config, 4), names(2), bots(&kinds, 4), &mut |game, answers| {
+                seen.push((game.tick(), answers.to_vec()));
+            })
+            .unwrap();
+        let plain = play::<ReferenceGame>(&setup(config, 4), names(2), bots(&kinds, 4)).unwrap();
         assert_eq!(watched.replay, plain.replay);
         let ticks: Vec<u32> = seen.iter().map(|(t, _)| *t).collect();
         assert_eq!(ticks, (0..=plain.outcome.ticks).collect::<Vec<_>>(), "the start, then every tick");
@@ -364,7 +360,8 @@ mod tests {
 
     #[test]
     fn wrong_bot_count_is_an_error() {
-        let err = play::<Game>(&setup(Config::default(), 0), names(3), bots(&[Builtin::Random; 3], 0)).unwrap_err();
+        let err =
+            play::<ReferenceGame>(&setup(Config::default(), 0), names(3), bots(&[Builtin::Random; 3], 0)).unwrap_err();
         assert_eq!(err.to_string(), "3 bots for a game of 2 players");
     }
 

@@ -302,7 +302,7 @@ pub fn run_watched<E: Engine>(
 mod tests {
     use super::*;
     use crate::bot::builtin::Builtin;
-    use crate::match_loop::DefaultEngine;
+    use lightcycles_core::FastGame;
 
     fn entrants(kinds: &[Builtin]) -> Vec<Entrant> {
         kinds.iter().enumerate().map(|(i, b)| Entrant { name: format!("b{i}"), factory: Arc::new(*b) }).collect()
@@ -338,7 +338,7 @@ mod tests {
         let bots = entrants(&[Builtin::Random, Builtin::Fuzz]);
         let collect = |jobs| {
             let mut seen = Vec::new();
-            run::<DefaultEngine>(&bots, &options(12, true, jobs), |s| {
+            run::<FastGame>(&bots, &options(12, true, jobs), |s| {
                 seen.push((s.plan.clone(), s.outcome.clone(), s.faults.clone()));
                 Ok(())
             })
@@ -356,7 +356,7 @@ mod tests {
         let bots = entrants(&[Builtin::Random, Builtin::Fuzz]);
         let o = options(3, true, 1);
         let mut plain = Vec::new();
-        run::<DefaultEngine>(&bots, &o, |s| {
+        run::<FastGame>(&bots, &o, |s| {
             plain.push((s.plan.clone(), s.outcome.clone()));
             Ok(())
         })
@@ -364,13 +364,13 @@ mod tests {
         let mut watched = Vec::new();
         let mut starts = Vec::new();
         let mut ticks = 0;
-        let mut watch = |plan: &GamePlan, names: &[String], engine: &DefaultEngine, _: &[Answer]| {
+        let mut watch = |plan: &GamePlan, names: &[String], engine: &FastGame, _: &[Answer]| {
             if engine.tick() == 0 {
                 starts.push((plan.game, names.to_vec()));
             }
             ticks += 1;
         };
-        run_watched::<DefaultEngine>(&bots, &o, &mut watch, |s| {
+        run_watched::<FastGame>(&bots, &o, &mut watch, |s| {
             watched.push((s.plan.clone(), s.outcome.clone()));
             Ok(())
         })
@@ -388,7 +388,7 @@ mod tests {
     fn a_stopping_consumer_stops_the_run() {
         let bots = entrants(&[Builtin::Random, Builtin::Random]);
         let mut count = 0;
-        let err = run::<DefaultEngine>(&bots, &options(50, false, 2), |_| {
+        let err = run::<FastGame>(&bots, &options(50, false, 2), |_| {
             count += 1;
             if count == 3 {
                 Err(RunError::Report("enough".into()))
@@ -406,7 +406,7 @@ mod tests {
         let bots = entrants(&[Builtin::Random, Builtin::Random]);
         let mut o = options(2, false, 2);
         o.config.players = 3; // two entrants for three seats
-        let err = run::<DefaultEngine>(&bots, &o, |_| Ok(())).unwrap_err();
+        let err = run::<FastGame>(&bots, &o, |_| Ok(())).unwrap_err();
         assert!(err.to_string().starts_with("game 0 (seed 18446744073709551614): 2 bots"), "{err}");
     }
 
@@ -417,7 +417,7 @@ mod tests {
         let mut o = options(3, false, 2);
         o.out_dir = Some(dir.path().to_path_buf());
         let mut paths = Vec::new();
-        run::<DefaultEngine>(&bots, &o, |s| {
+        run::<FastGame>(&bots, &o, |s| {
             paths.push(s.replay_path.clone().unwrap());
             Ok(())
         })
@@ -429,7 +429,7 @@ mod tests {
         assert_eq!(files, ["sim_0.json", "sim_1.json", "sim_2.json"], "no temporary file is left behind");
         for path in paths {
             let replay = Replay::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
-            lightcycles_core::replay::verify::<DefaultEngine>(&replay).unwrap();
+            lightcycles_core::replay::verify::<FastGame>(&replay).unwrap();
         }
     }
 }

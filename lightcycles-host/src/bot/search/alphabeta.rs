@@ -17,7 +17,7 @@
 //! Replies that cut a branch off are tried first at the same depth
 //! elsewhere (killer replies).
 
-use lightcycles_core::search::safe_moves;
+use lightcycles_core::space::safe_moves;
 use lightcycles_core::{Action, Dir, DirSet, Engine, FastGame};
 
 use super::budget::Budget;

@@ -17,7 +17,7 @@
 //! counted in ticks (later is better), being the last rider a win. Moves are
 //! applied together with the engine's `step`, as in the game.
 
-use lightcycles_core::search::safe_moves;
+use lightcycles_core::space::safe_moves;
 use lightcycles_core::{Action, Dir, DirSet, Engine, FastGame, Pos};
 
 use super::alphabeta::{deepen, Decision, RootSearch};

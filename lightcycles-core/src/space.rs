@@ -1,13 +1,14 @@
 //! What every Tron bot asks of a position, on the fast engine: how much room
 //! a cycle has, who gets to which part of the board first, whether the
-//! players can still meet, and which moves do not crash at once.
+//! players can still meet; and, on any engine, which moves do not crash at
+//! once ([`safe_moves`]).
 //!
-//! Every helper comes in two forms: a plain one that allocates its working
+//! Every flood fill comes in two forms: a plain one that allocates its working
 //! memory, and a `_with` one that takes a [`Scratch`] and, once the scratch
 //! has been sized for the board, allocates nothing. Search code keeps one
 //! scratch per thread and calls the `_with` forms.
 //!
-//! All of them read the solid plane of a [`FastGame`] only: a cell is free
+//! The flood fills read the solid plane of a [`FastGame`] only: a cell is free
 //! when it holds `-1`. Heads are solid, so a cycle's room never includes its
 //! own head, and off the board is a wall.
 
@@ -20,7 +21,7 @@ use crate::engine::Engine;
 use crate::fast::FastGame;
 use crate::geometry::{Dir, DirSet, Pos, EMPTY};
 
-/// Working memory of the search helpers, kept between calls so that hot
+/// Working memory of the space helpers, kept between calls so that hot
 /// paths allocate nothing. It resizes itself (allocating) only when it meets
 /// a board larger than any before.
 ///
