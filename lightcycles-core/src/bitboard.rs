@@ -11,7 +11,7 @@
 //! The functions here work on plain word slices in this layout, so the fast
 //! engine, the space helpers and the map generator share them.
 
-use crate::geometry::Pos;
+use crate::geometry::{Dir, Pos};
 
 /// Most words a row can take: 255 cells fit in 4 words.
 pub const MAX_WORDS_PER_ROW: usize = 4;
@@ -86,6 +86,15 @@ impl Layout {
         }
         let (word, mask) = self.locate(pos);
         bits[word] & mask != 0
+    }
+
+    /// Whether an on-board 4-neighbour of `pos` is set in `bits`. A room
+    /// (free cells only, heads being solid) meets another head exactly
+    /// when it holds a neighbour of that head: the space helpers and the
+    /// C ABI's separation test ask this.
+    #[inline]
+    pub fn any_neighbour(&self, bits: &[u64], pos: Pos) -> bool {
+        Dir::ALL.iter().filter_map(|&d| pos.step(d, self.width, self.height)).any(|cell| self.get(bits, cell))
     }
 
     /// Sets bit `pos` in `bits` (an on-board cell).

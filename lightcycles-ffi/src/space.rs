@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 
 use lightcycles_core::space::{self as core_space, Scratch};
-use lightcycles_core::{Dir, Engine, FastGame, Pos};
+use lightcycles_core::{Engine, FastGame, Pos};
 
 /// `owners` value of a cell that no single player reaches first: a tie,
 /// a cell nobody reaches, or a cell that is not empty.
@@ -39,14 +39,12 @@ pub fn separated(game: &FastGame, a: usize, b: usize) -> bool {
         return false;
     }
     let layout = game.layout();
-    let (w, h) = (layout.width(), layout.height());
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
         core_space::reachable_with(game, game.head(a), s);
         // b's room is the empty cells connected to its head's neighbours:
         // the rooms meet when a reaches one of those neighbours.
-        let reached = s.reached();
-        !Dir::ALL.iter().filter_map(|&d| game.head(b).step(d, w, h)).any(|cell| layout.get(reached, cell))
+        !layout.any_neighbour(s.reached(), game.head(b))
     })
 }
 

@@ -1,5 +1,8 @@
 //! The 2010 Google AI Challenge map format (RULES.md section 9).
 
+use alloc::vec;
+use alloc::vec::Vec;
+
 use super::{Map, Start};
 use crate::config::{MAX_SIDE, MIN_SIDE};
 use crate::geometry::{Dir, Pos};

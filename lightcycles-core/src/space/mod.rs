@@ -19,7 +19,7 @@ use crate::bitboard::{self, Layout};
 use crate::config::MAX_PLAYERS;
 use crate::engine::Engine;
 use crate::fast::FastGame;
-use crate::geometry::{Dir, DirSet, Pos, EMPTY};
+use crate::geometry::{DirSet, Pos, EMPTY};
 
 mod voronoi;
 
@@ -154,12 +154,7 @@ pub fn separated_with(game: &FastGame, scratch: &mut Scratch) -> bool {
         bitboard::mark_neighbours(layout, open, game.head(p), reach);
         bitboard::fill(layout, open, reach);
         for q in living().filter(|&q| q != p) {
-            let head = game.head(q);
-            let touches = Dir::ALL
-                .iter()
-                .filter_map(|&d| head.step(d, layout.width(), layout.height()))
-                .any(|cell| layout.get(reach, cell));
-            if touches {
+            if layout.any_neighbour(reach, game.head(q)) {
                 return false;
             }
         }
@@ -188,7 +183,7 @@ pub fn safe_moves<E: Engine>(game: &E, id: usize) -> DirSet {
 mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::geometry::{CellValue, ROCK};
+    use crate::geometry::{CellValue, Dir, ROCK};
     use crate::player::PlayerState;
     use crate::position::Position;
     use alloc::collections::VecDeque;

@@ -6,7 +6,7 @@ use crate::bitboard::{self, Layout};
 use crate::config::MAX_PLAYERS;
 use crate::engine::Engine;
 use crate::fast::FastGame;
-use crate::geometry::{Dir, Pos};
+use crate::geometry::Pos;
 
 /// How the free cells split between the living players: each goes to the
 /// player that reaches it in strictly fewer moves than every other (moving
@@ -182,11 +182,7 @@ fn voronoi_pair(game: &FastGame, scratch: &mut Scratch, [a, b]: [usize; 2]) -> V
 
     bitboard::mark_neighbours(layout, free, heads[0], own_a);
     bitboard::fill(layout, free, own_a);
-    let touches = Dir::ALL
-        .iter()
-        .filter_map(|&d| heads[1].step(d, layout.width(), layout.height()))
-        .any(|cell| layout.get(own_a, cell));
-    if !touches {
+    if !layout.any_neighbour(own_a, heads[1]) {
         bitboard::mark_neighbours(layout, free, heads[1], own_b);
         bitboard::fill(layout, free, own_b);
         result.counts[a] = bitboard::count(own_a);
