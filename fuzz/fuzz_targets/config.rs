@@ -8,7 +8,7 @@
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use lightcycles_core::map::{self, MapError};
-use lightcycles_core::{Config, Engine, FastGame, FaultPolicy, Game};
+use lightcycles_core::{Config, Engine, FastGame, FaultPolicy, ReferenceGame};
 use lightcycles_host::cli::{execute, Cli};
 
 use clap::Parser;
@@ -63,7 +63,7 @@ fn fields(u: &mut Unstructured) -> Result<()> {
             if config.cells() <= 1200 {
                 assert_eq!(map::generate_reference(&config, seed).as_ref(), Ok(&map));
             }
-            let reference = Game::from_map(&config, &map).expect("the reference engine starts");
+            let reference = ReferenceGame::from_map(&config, &map).expect("the reference engine starts");
             let fast = FastGame::from_map(&config, &map).expect("the fast engine starts");
             assert_eq!(reference.position(), fast.position());
         }

@@ -18,7 +18,7 @@ use libfuzzer_sys::fuzz_target;
 use lightcycles::*;
 use lightcycles_core::map::parse_2010;
 use lightcycles_core::observation::Observation;
-use lightcycles_core::{Action, Config, Dir, Engine, FaultKind, FaultPolicy, Game};
+use lightcycles_core::{Action, Config, Dir, Engine, FaultKind, FaultPolicy, ReferenceGame};
 
 const SLOTS: usize = 4;
 
@@ -26,7 +26,7 @@ const SLOTS: usize = 4;
 /// should equal.
 struct World {
     games: [*mut LcGame; SLOTS],
-    shadows: [Option<Game>; SLOTS],
+    shadows: [Option<ReferenceGame>; SLOTS],
     observations: [*const LcObservation; SLOTS],
 }
 
@@ -316,14 +316,14 @@ fn run(u: &mut Unstructured, world: &mut World) -> Result<()> {
                 }
                 if status == LcStatus::Ok {
                     let config = expected.expect("lc_game_new accepted a bad config");
-                    replace(world, k, out, Game::seeded(&config, seed).ok());
+                    replace(world, k, out, ReferenceGame::seeded(&config, seed).ok());
                     assert!(world.shadows[k].is_some(), "the reference engine refused what the handle took");
                     same_game(world, k);
                 } else {
                     assert!(out.is_null(), "a failed create leaves NULL");
                     if let Some(config) = expected {
                         assert!(
-                            Game::seeded(&config, seed).is_err(),
+                            ReferenceGame::seeded(&config, seed).is_err(),
                             "lc_game_new refused a good config: {}",
                             last_error()
                         );
@@ -354,7 +354,7 @@ fn run(u: &mut Unstructured, world: &mut World) -> Result<()> {
                         rock_density: 0,
                         fault_policy,
                     };
-                    replace(world, k, out, Some(Game::from_map(&config, &map).expect("the reference engine starts")));
+                    replace(world, k, out, Some(ReferenceGame::from_map(&config, &map).expect("the reference engine starts")));
                     same_game(world, k);
                 } else {
                     assert!(out.is_null(), "a failed create leaves NULL");
@@ -378,7 +378,7 @@ fn run(u: &mut Unstructured, world: &mut World) -> Result<()> {
                 if status == LcStatus::Ok {
                     let position = unsafe { &*out }.engine().position();
                     assert!(position.validate().is_ok());
-                    replace(world, k, out, Some(Game::from_position(&position).expect("a valid position")));
+                    replace(world, k, out, Some(ReferenceGame::from_position(&position).expect("a valid position")));
                 } else {
                     assert!(out.is_null(), "a failed create leaves NULL");
                 }
@@ -647,7 +647,7 @@ fn run(u: &mut Unstructured, world: &mut World) -> Result<()> {
 }
 
 /// Puts a new handle (and its shadow) into slot `k`, freeing what was there.
-fn replace(world: &mut World, k: usize, game: *mut LcGame, shadow: Option<Game>) {
+fn replace(world: &mut World, k: usize, game: *mut LcGame, shadow: Option<ReferenceGame>) {
     unsafe { lc_game_free(world.games[k]) };
     world.games[k] = game;
     world.shadows[k] = shadow;

@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use lightcycles_core::config::{MAX_SIDE, MIN_SIDE};
 use lightcycles_core::map::parse_2010;
-use lightcycles_core::{Config, Engine, FastGame, FaultPolicy, Game, Map, Pos};
+use lightcycles_core::{Config, Engine, FastGame, FaultPolicy, ReferenceGame, Map, Pos};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -49,7 +49,7 @@ fn check_map(map: &Map) {
         rock_density: 0,
         fault_policy: FaultPolicy::Straight,
     };
-    let reference = Game::from_map(&config, map).expect("the reference engine starts");
+    let reference = ReferenceGame::from_map(&config, map).expect("the reference engine starts");
     let fast = FastGame::from_map(&config, map).expect("the fast engine starts");
     assert_eq!(reference.position(), fast.position());
 }

@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use lightcycles_core::replay::{self, Replay};
-use lightcycles_core::{FastGame, Game};
+use lightcycles_core::{FastGame, ReferenceGame};
 use lightcycles_fuzz::replay_text;
 
 fuzz_target!(|data: &[u8]| {
@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(replay) = Replay::from_json(&text) else { return };
     // What was read is written back and read again unchanged.
     assert_eq!(Replay::from_json(&replay.to_json()).as_ref(), Ok(&replay));
-    let reference = replay::verify::<Game>(&replay);
+    let reference = replay::verify::<ReferenceGame>(&replay);
     let fast = replay::verify::<FastGame>(&replay);
     assert_eq!(reference, fast, "the engines disagree on a replay");
     if let Ok(outcome) = reference {

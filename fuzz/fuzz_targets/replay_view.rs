@@ -6,14 +6,14 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use lightcycles_core::Game;
+use lightcycles_core::ReferenceGame;
 use lightcycles_fuzz::replay_text;
 use lightcycles_host::game::verify;
 use lightcycles_host::view::{html, parse, terminal, Viewable};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = replay_text(data) else { return };
-    let _ = verify::check_text::<Game>(&text);
+    let _ = verify::check_text::<ReferenceGame>(&text);
     let Ok(replay) = parse(&text) else { return };
     let viewable = Viewable::check(&replay).expect("a parsed replay is viewable");
     let last = viewable.last_tick();

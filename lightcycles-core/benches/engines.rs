@@ -16,19 +16,15 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, BenchmarkId, Criterion};
-use lightcycles_core::search::{self, Scratch};
-use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Game, SplitMix64, EMPTY};
+use lightcycles_core::space::{self, Scratch};
+use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, ReferenceGame, SplitMix64, EMPTY};
 
 /// The moves that do not crash at once, through the `Engine` trait.
 fn safe<E: Engine>(game: &E, id: usize) -> ([Dir; 4], usize) {
-    let p = game.player(id);
-    let (w, h) = (game.config().width, game.config().height);
     let mut out = ([Dir::N; 4], 0);
-    for d in Dir::ALL {
-        if !(p.trail >= 2 && d == p.dir.opposite()) && p.pos.step(d, w, h).is_some_and(|c| game.cell(c) == EMPTY) {
-            out.0[out.1] = d;
-            out.1 += 1;
-        }
+    for d in space::safe_moves(game, id).iter() {
+        out.0[out.1] = d;
+        out.1 += 1;
     }
     out
 }
@@ -123,7 +119,7 @@ fn stepping<E: Engine>(c: &mut Criterion, name: &str) {
 
 fn steps(c: &mut Criterion) {
     stepping::<FastGame>(c, "fast");
-    stepping::<Game>(c, "reference");
+    stepping::<ReferenceGame>(c, "reference");
 }
 
 fn searches(c: &mut Criterion) {
@@ -132,13 +128,13 @@ fn searches(c: &mut Criterion) {
         let mut scratch = Scratch::for_game(&game);
         let head = game.head(0);
         c.bench_with_input(BenchmarkId::new("reachable", label), &game, |b, g| {
-            b.iter(|| search::reachable_with(black_box(g), head, &mut scratch))
+            b.iter(|| space::reachable_with(black_box(g), head, &mut scratch))
         });
         c.bench_with_input(BenchmarkId::new("voronoi", label), &game, |b, g| {
-            b.iter(|| search::voronoi_with(black_box(g), &mut scratch))
+            b.iter(|| space::voronoi_with(black_box(g), &mut scratch))
         });
         c.bench_with_input(BenchmarkId::new("separated", label), &game, |b, g| {
-            b.iter(|| search::separated_with(black_box(g), &mut scratch))
+            b.iter(|| space::separated_with(black_box(g), &mut scratch))
         });
     }
 }
@@ -158,7 +154,7 @@ fn games(c: &mut Criterion) {
     let mut group = c.benchmark_group("random game, open 48 × 36");
     let (mut seed, mut rng) = (0, SplitMix64::new(1));
     group.bench_function("fast", |b| b.iter(|| full_games::<FastGame>(&open, &mut seed, &mut rng)));
-    group.bench_function("reference", |b| b.iter(|| full_games::<Game>(&open, &mut seed, &mut rng)));
+    group.bench_function("reference", |b| b.iter(|| full_games::<ReferenceGame>(&open, &mut seed, &mut rng)));
     group.finish();
     let mut group = c.benchmark_group("map, 48 × 36, density 4");
     let config = Config::default();
@@ -208,9 +204,9 @@ fn count(what: &str, times: u64) {
             let mut scratch = Scratch::for_game(&game);
             for _ in 0..times {
                 if reach {
-                    black_box(search::reachable_with(black_box(&game), game.head(0), &mut scratch));
+                    black_box(space::reachable_with(black_box(&game), game.head(0), &mut scratch));
                 } else {
-                    black_box(search::voronoi_with(black_box(&game), &mut scratch));
+                    black_box(space::voronoi_with(black_box(&game), &mut scratch));
                 }
             }
         }

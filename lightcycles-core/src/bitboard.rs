@@ -9,9 +9,9 @@
 //! few instructions instead of one cell at a time.
 //!
 //! The functions here work on plain word slices in this layout, so the fast
-//! engine, the search helpers and the map generator share them.
+//! engine, the space helpers and the map generator share them.
 
-use crate::geometry::Pos;
+use crate::geometry::{Dir, Pos};
 
 /// Most words a row can take: 255 cells fit in 4 words.
 pub const MAX_WORDS_PER_ROW: usize = 4;
@@ -86,6 +86,15 @@ impl Layout {
         }
         let (word, mask) = self.locate(pos);
         bits[word] & mask != 0
+    }
+
+    /// Whether an on-board 4-neighbour of `pos` is set in `bits`. A room
+    /// (free cells only, heads being solid) meets another head exactly
+    /// when it holds a neighbour of that head: the space helpers and the
+    /// C ABI's separation test ask this.
+    #[inline]
+    pub fn any_neighbour(&self, bits: &[u64], pos: Pos) -> bool {
+        Dir::ALL.iter().filter_map(|&d| pos.step(d, self.width, self.height)).any(|cell| self.get(bits, cell))
     }
 
     /// Sets bit `pos` in `bits` (an on-board cell).
@@ -184,8 +193,9 @@ fn run_fill<const K: usize>(seeds: [u64; K], open: [u64; K]) -> [u64; K] {
     out
 }
 
+/// Row `y` of a bitboard of `K` words per row, as an array.
 #[inline(always)]
-fn row<const K: usize>(bits: &[u64], y: usize) -> [u64; K] {
+pub(crate) fn row<const K: usize>(bits: &[u64], y: usize) -> [u64; K] {
     let mut r = [0u64; K];
     r.copy_from_slice(&bits[y * K..y * K + K]);
     r

@@ -51,8 +51,10 @@ pub const MAX_SIDE: u32 = 255;
 pub const MIN_SIDE_MANY_PLAYERS: u32 = 16;
 /// Fewest players.
 pub const MIN_PLAYERS: u32 = 2;
-/// Most players.
-pub const MAX_PLAYERS: u32 = 8;
+/// Most players; a length, as every fixed array of per-player data (the
+/// fast engine's riders, the space helpers' buffers, the C ABI's results)
+/// is this long.
+pub const MAX_PLAYERS: usize = 8;
 /// Largest tick cap.
 pub const MAX_TICKS: u32 = 1_000_000;
 /// Largest rock density, in percent.
@@ -132,7 +134,7 @@ impl Config {
     pub fn validate(&self) -> Result<(), ConfigError> {
         check("width", self.width, MIN_SIDE, MAX_SIDE)?;
         check("height", self.height, MIN_SIDE, MAX_SIDE)?;
-        check("players", self.players, MIN_PLAYERS, MAX_PLAYERS)?;
+        check("players", self.players, MIN_PLAYERS, MAX_PLAYERS as u32)?;
         check("max_ticks", self.max_ticks, 1, MAX_TICKS)?;
         check("rock_density", self.rock_density, 0, MAX_ROCK_DENSITY)?;
         if self.players >= 3 {

@@ -3,25 +3,11 @@
 
 use crate::command::Action;
 use crate::config::{Config, ConfigError};
-use crate::geometry::{CellValue, Dir, Pos};
+use crate::geometry::{CellValue, Pos};
 use crate::map::{Map, MapError};
 use crate::outcome::Outcome;
+use crate::player::PlayerState;
 use crate::position::{Position, PositionError};
-
-/// One player as the rules see it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PlayerState {
-    /// The head (the last head, for an eliminated player).
-    pub pos: Pos,
-    /// The current direction.
-    pub dir: Dir,
-    /// Whether the player still rides.
-    pub alive: bool,
-    /// Trail length in cells, head included.
-    pub trail: u32,
-    /// The tick on which the player was eliminated.
-    pub eliminated_at: Option<u32>,
-}
 
 /// Why a game could not be set up.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -17,7 +17,7 @@
 //! [`Engine::step`] never allocates: everything it needs lives on the stack.
 //!
 //! The trajectory gate (`tests/trajectory_gate.rs`) plays fuzz games through
-//! this engine and the reference [`crate::reference::Game`] and compares
+//! this engine and the reference [`crate::reference::ReferenceGame`] and compares
 //! every frame, every cell and the outcome.
 
 use alloc::vec;
@@ -25,15 +25,13 @@ use alloc::vec::Vec;
 
 use crate::bitboard::Layout;
 use crate::command::Action;
-use crate::config::{Config, FaultPolicy};
-use crate::engine::{check_map, Engine, GameError, PlayerState, StepError};
+use crate::config::{Config, FaultPolicy, MAX_PLAYERS};
+use crate::engine::{check_map, Engine, GameError, StepError};
 use crate::geometry::{CellValue, Dir, Pos, EMPTY, ROCK};
 use crate::map::Map;
 use crate::outcome::{is_over, Outcome};
+use crate::player::{self, PlayerState};
 use crate::position::Position;
-
-/// Most players a game can have (RULES.md section 1).
-pub const MAX_PLAYERS: usize = 8;
 
 /// One player, packed: 12 bytes (whether it rides is a bit of
 /// [`FastGame`]'s `alive` mask).
@@ -376,8 +374,7 @@ impl FastGame {
             }
             let rider = &mut self.riders[i];
             let d = match action {
-                // `d` reverses the direction exactly when their codes differ by 2.
-                Action::Move(d) if !(rider.trail >= 2 && (d as u8 ^ rider.dir as u8) == 2) => d,
+                Action::Move(d) => player::resolve(rider.dir, rider.trail, d),
                 _ => rider.dir,
             };
             rider.dir = d;
@@ -446,7 +443,7 @@ const STEP_Y: [u32; 4] = [u32::MAX, 0, 1, 0];
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::Game;
+    use crate::reference::ReferenceGame;
 
     #[test]
     fn owner_planes_cover_rock_and_every_player() {
@@ -470,7 +467,7 @@ mod tests {
             let direct = FastGame::from_map(&config, &map).unwrap();
             let through = FastGame::from_position(&Position::start(&config, &map)).unwrap();
             assert_eq!(direct, through);
-            assert_eq!(direct.position(), Game::from_map(&config, &map).unwrap().position());
+            assert_eq!(direct.position(), ReferenceGame::from_map(&config, &map).unwrap().position());
         }
     }
 
@@ -494,7 +491,7 @@ mod tests {
     fn a_player_eliminated_on_tick_0_stays_so() {
         // A position may say so (one rebuilt from the first observation).
         let config = Config { width: 8, height: 8, ..Config::default() };
-        let mut position = Game::seeded(&config, 2).unwrap().position();
+        let mut position = ReferenceGame::seeded(&config, 2).unwrap().position();
         position.players[1].alive = false;
         position.players[1].eliminated_at = Some(0);
         let fast = FastGame::from_position(&position).unwrap();

@@ -107,6 +107,47 @@ impl fmt::Display for Dir {
     }
 }
 
+/// A set of directions, one bit per direction code: what
+/// [`crate::space::safe_moves`] answers, and what a search keeps of the
+/// moves it still has to try.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct DirSet(u8);
+
+impl DirSet {
+    /// No direction.
+    pub const NONE: DirSet = DirSet(0);
+
+    /// The set as bits: bit `d.code()` for each direction `d` in it.
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// Whether `dir` is in the set.
+    pub const fn contains(self, dir: Dir) -> bool {
+        self.0 >> dir.code() & 1 != 0
+    }
+
+    /// The number of directions in the set.
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The set with `dir` added.
+    pub const fn with(self, dir: Dir) -> DirSet {
+        DirSet(self.0 | 1 << dir.code())
+    }
+
+    /// The directions in the set, in code order.
+    pub fn iter(self) -> impl Iterator<Item = Dir> {
+        Dir::ALL.into_iter().filter(move |&d| self.contains(d))
+    }
+}
+
 /// A cell of the board; `x` grows to the right, `y` downward.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Pos {

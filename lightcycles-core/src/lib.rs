@@ -5,9 +5,10 @@
 //! function; the same state and the same commands give the same game on
 //! every machine.
 //!
-//! - [`reference::Game`]: the readable reference engine.
+//! - [`reference::ReferenceGame`]: the readable reference engine.
 //! - [`fast::FastGame`]: the same rules on bitboards, for search; and
-//!   [`search`]: room, Voronoi split, separation and safe moves on it.
+//!   [`space`]: room, Voronoi split, separation and safe moves on it.
+//! - [`player`]: a player's state and the neck rule of its moves.
 //! - [`map`]: the seeded map generator and the 2010 map loader.
 //! - [`command`]: the one parser of answer lines, and fault recording.
 //! - [`outcome`]: winner, draw and placements.
@@ -15,9 +16,9 @@
 //!   the replay file with its verifier.
 //!
 //! ```
-//! use lightcycles_core::{Action, Answer, Config, Dir, Engine, Game};
+//! use lightcycles_core::{Action, Answer, Config, Dir, Engine, ReferenceGame};
 //!
-//! let mut game = Game::seeded(&Config::default(), 42).unwrap();
+//! let mut game = ReferenceGame::seeded(&Config::default(), 42).unwrap();
 //! while !game.is_over() {
 //!     // Bots answer with lines of text; the one parser turns them into actions.
 //!     let a = Answer::from_line(b"N\n").action();
@@ -46,22 +47,24 @@ pub mod map;
 #[cfg(feature = "serde")]
 pub mod observation;
 pub mod outcome;
+pub mod player;
 pub mod position;
 pub mod reference;
 #[cfg(feature = "serde")]
 pub mod replay;
 pub mod rng;
-pub mod search;
 #[cfg(feature = "serde")]
 mod serde_names;
+pub mod space;
 
 pub use command::{parse_move, Action, Answer, FaultKind};
 pub use config::{Config, ConfigError, FaultPolicy};
-pub use engine::{Engine, GameError, PlayerState, StepError};
+pub use engine::{Engine, GameError, StepError};
 pub use fast::FastGame;
-pub use geometry::{CellValue, Dir, Pos, EMPTY, ROCK};
+pub use geometry::{CellValue, Dir, DirSet, Pos, EMPTY, ROCK};
 pub use map::{Map, MapError, MapParseError, Start};
 pub use outcome::Outcome;
+pub use player::PlayerState;
 pub use position::{Position, PositionError};
-pub use reference::Game;
+pub use reference::ReferenceGame;
 pub use rng::SplitMix64;

@@ -5,9 +5,11 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::bounded;
-use crate::config::{MAX_PLAYERS, MAX_SIDE};
+use crate::config::{Config, FaultPolicy, MAX_PLAYERS, MAX_SIDE};
 use crate::engine::Engine;
 use crate::geometry::{CellValue, Dir, Pos};
+use crate::player::PlayerState;
+use crate::position::{Position, PositionError};
 
 /// One player as a bot sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,7 +51,7 @@ pub struct Observation {
 }
 
 fn players<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<PlayerView>, D::Error> {
-    bounded::list(d, MAX_PLAYERS as usize, "players")
+    bounded::list(d, MAX_PLAYERS, "players")
 }
 
 fn grid<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Vec<CellValue>>, D::Error> {
@@ -89,17 +91,57 @@ impl Observation {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("an observation always serialises")
     }
+
+    /// The position this observation shows, under `fault_policy`. An
+    /// observation does not say when dead players died; they are taken as
+    /// eliminated on the last tick played (this only matters for placements).
+    pub fn to_position(&self, fault_policy: FaultPolicy) -> Result<Position, PositionError> {
+        let config = Config {
+            width: self.width,
+            height: self.height,
+            players: self.players.len() as u32,
+            max_ticks: self.max_ticks,
+            rock_density: 0,
+            fault_policy,
+        };
+        config.validate()?;
+        let tick = self.tick.saturating_sub(1);
+        let rows_ok =
+            self.grid.len() == self.height as usize && self.grid.iter().all(|r| r.len() == self.width as usize);
+        if !rows_ok {
+            let len = self.grid.iter().map(Vec::len).sum();
+            return Err(PositionError::GridSize { len, cells: config.cells() });
+        }
+        let grid: Vec<CellValue> = self.grid.iter().flatten().copied().collect();
+        let mut players = Vec::with_capacity(self.players.len());
+        for (id, p) in self.players.iter().enumerate() {
+            if p.x >= self.width || p.y >= self.height || p.id != id {
+                return Err(PositionError::Head { player: id, x: p.x, y: p.y });
+            }
+            let trail = grid.iter().filter(|&&v| v == id as CellValue).count() as u32;
+            players.push(PlayerState {
+                pos: Pos::new(p.x as u8, p.y as u8),
+                dir: p.dir,
+                alive: p.alive,
+                trail,
+                eliminated_at: (!p.alive).then_some(tick),
+            });
+        }
+        let position = Position { config, tick, grid, players };
+        position.validate()?;
+        Ok(position)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Config, Game};
+    use crate::{Config, ReferenceGame};
 
     #[test]
     fn json_keys_come_in_the_order_of_the_rule_book() {
         let config = Config { width: 8, height: 8, rock_density: 0, ..Config::default() };
-        let game = Game::seeded(&config, 123).unwrap();
+        let game = ReferenceGame::seeded(&config, 123).unwrap();
         let json = Observation::new(&game, 1).to_json();
         assert!(json.starts_with(r#"{"tick":1,"max_ticks":2000,"width":8,"height":8,"you":1,"players":[{"id":0,"x":2,"y":2,"dir":"N","alive":true},{"id":1,"x":5,"y":5,"dir":"S","alive":true}],"grid":[[-1,"#), "{json}");
         let obs: Observation = serde_json::from_str(&json).unwrap();

@@ -2,7 +2,7 @@
 
 use alloc::vec::Vec;
 
-use crate::engine::PlayerState;
+use crate::player::PlayerState;
 
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

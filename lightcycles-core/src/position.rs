@@ -1,13 +1,14 @@
 //! A position: everything the rules need to go on with a game, as plain
 //! data. Engines are built from one, so a bot can rebuild the referee's
-//! state from an observation and search from it.
+//! state from an observation ([`crate::observation::Observation::to_position`])
+//! and search from it.
 
 use alloc::vec::Vec;
 
 use crate::config::{Config, ConfigError};
-use crate::engine::PlayerState;
 use crate::geometry::{CellValue, EMPTY, ROCK};
 use crate::map::Map;
+use crate::player::PlayerState;
 
 /// A game state as plain data: the configuration, the tick, every cell and
 /// every player.
@@ -162,51 +163,5 @@ impl Position {
             }
         }
         Ok(())
-    }
-}
-
-#[cfg(feature = "serde")]
-impl Position {
-    /// The position an observation shows, under `fault_policy`. An
-    /// observation does not say when dead players died; they are taken as
-    /// eliminated on the last tick played (this only matters for placements).
-    pub fn from_observation(
-        obs: &crate::observation::Observation,
-        fault_policy: crate::config::FaultPolicy,
-    ) -> Result<Position, PositionError> {
-        use crate::geometry::Pos;
-        let config = Config {
-            width: obs.width,
-            height: obs.height,
-            players: obs.players.len() as u32,
-            max_ticks: obs.max_ticks,
-            rock_density: 0,
-            fault_policy,
-        };
-        config.validate()?;
-        let tick = obs.tick.saturating_sub(1);
-        let rows_ok = obs.grid.len() == obs.height as usize && obs.grid.iter().all(|r| r.len() == obs.width as usize);
-        if !rows_ok {
-            let len = obs.grid.iter().map(Vec::len).sum();
-            return Err(PositionError::GridSize { len, cells: config.cells() });
-        }
-        let grid: Vec<CellValue> = obs.grid.iter().flatten().copied().collect();
-        let mut players = Vec::with_capacity(obs.players.len());
-        for (id, p) in obs.players.iter().enumerate() {
-            if p.x >= obs.width || p.y >= obs.height || p.id != id {
-                return Err(PositionError::Head { player: id, x: p.x, y: p.y });
-            }
-            let trail = grid.iter().filter(|&&v| v == id as CellValue).count() as u32;
-            players.push(PlayerState {
-                pos: Pos::new(p.x as u8, p.y as u8),
-                dir: p.dir,
-                alive: p.alive,
-                trail,
-                eliminated_at: (!p.alive).then_some(tick),
-            });
-        }
-        let position = Position { config, tick, grid, players };
-        position.validate()?;
-        Ok(position)
     }
 }

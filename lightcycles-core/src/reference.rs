@@ -8,14 +8,15 @@ use alloc::vec::Vec;
 
 use crate::command::Action;
 use crate::config::{Config, FaultPolicy};
-use crate::engine::{Engine, GameError, PlayerState, StepError};
+use crate::engine::{Engine, GameError, StepError};
 use crate::geometry::{CellValue, Pos, EMPTY};
 use crate::outcome::Outcome;
+use crate::player::PlayerState;
 use crate::position::Position;
 
 /// A game as the rule book describes it: a grid of cell values and the players.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Game {
+pub struct ReferenceGame {
     config: Config,
     /// Cell values, row-major.
     grid: Vec<CellValue>,
@@ -24,7 +25,7 @@ pub struct Game {
     outcome: Option<Outcome>,
 }
 
-impl Game {
+impl ReferenceGame {
     /// The whole grid, row-major (`y * width + x`).
     pub fn grid(&self) -> &[CellValue] {
         &self.grid
@@ -40,12 +41,12 @@ impl Game {
     }
 }
 
-impl Engine for Game {
+impl Engine for ReferenceGame {
     fn from_position(position: &Position) -> Result<Self, GameError> {
         position.validate()?;
         let Position { config, tick, grid, players } = position.clone();
         let outcome = if tick > 0 { Outcome::decide(tick, config.max_ticks, &players) } else { None };
-        Ok(Game { config, grid, players, tick, outcome })
+        Ok(ReferenceGame { config, grid, players, tick, outcome })
     }
 
     fn config(&self) -> &Config {
@@ -107,10 +108,9 @@ impl Engine for Game {
         let mut target: Vec<Option<Pos>> = vec![None; n];
         for i in (0..n).filter(|&i| in_a[i]) {
             let p = &self.players[i];
-            let has_neck = p.trail >= 2;
             let d = match actions[i].dir() {
-                Some(d) if !(has_neck && d == p.dir.opposite()) => d,
-                _ => p.dir,
+                Some(d) => p.resolve(d),
+                None => p.dir,
             };
             new_dir[i] = Some(d);
             target[i] = p.pos.step(d, w, h); // None: off the board

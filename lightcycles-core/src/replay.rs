@@ -27,8 +27,6 @@ pub const FORMAT: &str = "lightcycles-replay/1";
 /// proportion to its text, whatever the text.
 pub const MAX_TICKS_IN_REPLAY: usize = (MAX_SIDE * MAX_SIDE) as usize;
 
-/// Most players, as a length.
-const PLAYERS: usize = MAX_PLAYERS as usize;
 /// Most cells of a board, as a length.
 const CELLS: usize = (MAX_SIDE * MAX_SIDE) as usize;
 
@@ -50,16 +48,16 @@ mod lists {
         };
     }
 
-    bounded!(heads, [u32; 3], PLAYERS, "heads");
-    bounded!(dirs, Dir, PLAYERS, "dirs");
-    bounded!(placements, u32, PLAYERS, "placements");
-    bounded!(eliminated_at, Option<u32>, PLAYERS, "eliminated_at");
-    bounded!(trails, u32, PLAYERS, "trails");
-    bounded!(names, String, PLAYERS, "names");
+    bounded!(heads, [u32; 3], MAX_PLAYERS, "heads");
+    bounded!(dirs, Dir, MAX_PLAYERS, "dirs");
+    bounded!(placements, u32, MAX_PLAYERS, "placements");
+    bounded!(eliminated_at, Option<u32>, MAX_PLAYERS, "eliminated_at");
+    bounded!(trails, u32, MAX_PLAYERS, "trails");
+    bounded!(names, String, MAX_PLAYERS, "names");
     bounded!(rocks, [u32; 2], CELLS, "rocks");
-    bounded!(start, (u32, u32, Dir), PLAYERS, "start");
-    bounded!(commands, Option<String>, MAX_TICKS_IN_REPLAY, PLAYERS, "commands");
-    bounded!(faults, Option<FaultKind>, MAX_TICKS_IN_REPLAY, PLAYERS, "faults");
+    bounded!(start, (u32, u32, Dir), MAX_PLAYERS, "start");
+    bounded!(commands, Option<String>, MAX_TICKS_IN_REPLAY, MAX_PLAYERS, "commands");
+    bounded!(faults, Option<FaultKind>, MAX_TICKS_IN_REPLAY, MAX_PLAYERS, "faults");
     bounded!(frames, Frame, MAX_TICKS_IN_REPLAY + 1, "frames");
 }
 

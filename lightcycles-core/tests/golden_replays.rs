@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use lightcycles_core::replay::{self, Replay, ReplayError};
-use lightcycles_core::Game;
+use lightcycles_core::ReferenceGame;
 
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden-replays")
@@ -32,7 +32,7 @@ fn every_golden_replay_verifies_on_the_reference_engine() {
     let replays = all();
     assert_eq!(replays.len(), 24, "the 24 golden replays are all here");
     for (name, r) in &replays {
-        let outcome = replay::verify::<Game>(r).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let outcome = replay::verify::<ReferenceGame>(r).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(outcome.winner, r.winner, "{name}");
     }
 }
@@ -52,7 +52,7 @@ fn golden_replays_cover_what_their_readme_promises() {
 }
 
 fn expect_mismatch(r: &Replay, field: &str, tick: u32) {
-    match replay::verify::<Game>(r) {
+    match replay::verify::<ReferenceGame>(r) {
         Err(ReplayError::Mismatch(m)) => {
             assert_eq!(m.field, field, "{m}");
             assert_eq!(m.tick, tick, "{m}");
@@ -114,16 +114,16 @@ fn malformed_replays_are_told_apart_from_differences() {
     let base = load("sim_3.json");
     let mut r = base.clone();
     r.format = "lightcycles-replay/2".into();
-    assert!(matches!(replay::verify::<Game>(&r), Err(ReplayError::Malformed(_))));
+    assert!(matches!(replay::verify::<ReferenceGame>(&r), Err(ReplayError::Malformed(_))));
     let mut r = base.clone();
     r.commands[2].pop();
-    assert!(matches!(replay::verify::<Game>(&r), Err(ReplayError::Malformed(_))));
+    assert!(matches!(replay::verify::<ReferenceGame>(&r), Err(ReplayError::Malformed(_))));
     let mut r = base.clone();
     r.config.width = 300;
-    assert!(matches!(replay::verify::<Game>(&r), Err(ReplayError::Malformed(_))));
+    assert!(matches!(replay::verify::<ReferenceGame>(&r), Err(ReplayError::Malformed(_))));
     let mut r = base;
     r.seed = None;
-    assert!(matches!(replay::verify::<Game>(&r), Err(ReplayError::Malformed(_))));
+    assert!(matches!(replay::verify::<ReferenceGame>(&r), Err(ReplayError::Malformed(_))));
     for text in ["", "{", "[]", "{\"format\": 3}", "null"] {
         assert!(matches!(Replay::from_json(text), Err(ReplayError::Malformed(_))), "{text}");
     }

@@ -2,7 +2,7 @@
 //! whatever the bots say, and the parsers never panic on any input.
 
 use lightcycles_core::map::parse_2010;
-use lightcycles_core::{parse_move, Action, Answer, Config, Engine, FaultKind, FaultPolicy, Game};
+use lightcycles_core::{parse_move, Action, Answer, Config, Engine, FaultKind, FaultPolicy, ReferenceGame};
 use proptest::prelude::*;
 
 fn config() -> impl Strategy<Value = Config> {
@@ -40,7 +40,7 @@ fn answer() -> impl Strategy<Value = Answer> {
 }
 
 fn play(config: &Config, seed: u64, script: &[Vec<Answer>]) -> Option<Vec<lightcycles_core::Position>> {
-    let mut game = Game::seeded(config, seed).ok()?;
+    let mut game = ReferenceGame::seeded(config, seed).ok()?;
     let n = game.num_players();
     let mut positions = vec![game.position()];
     for tick in script {
@@ -179,7 +179,7 @@ proptest! {
         bytes.truncate(cut.max(1) * bytes.len() / 4000);
         let text = String::from_utf8_lossy(&bytes);
         if let Ok(r) = Replay::from_json(&text) {
-            let _ = replay::verify::<Game>(&r);
+            let _ = replay::verify::<ReferenceGame>(&r);
         }
     }
 }

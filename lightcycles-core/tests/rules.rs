@@ -1,7 +1,7 @@
 //! RULES.md section 7 and 8 on hand-built boards, one rule per test.
 
 use lightcycles_core::{
-    Action, Answer, CellValue, Config, Dir, Engine, FaultKind, FaultPolicy, Game, PlayerState, Pos, Position,
+    Action, Answer, CellValue, Config, Dir, Engine, FaultKind, FaultPolicy, PlayerState, Pos, Position, ReferenceGame,
     StepError, EMPTY,
 };
 use Dir::{E, N, S, W};
@@ -9,7 +9,7 @@ use Dir::{E, N, S, W};
 /// A board from a picture: `.` empty, `#` rock, a digit a cell of that
 /// player's trail. `heads` gives each player's head, direction and whether
 /// it is alive (dead players were eliminated on tick 1).
-fn board(art: &[&str], heads: &[(u8, u8, Dir, bool)], policy: FaultPolicy, max_ticks: u32) -> Game {
+fn board(art: &[&str], heads: &[(u8, u8, Dir, bool)], policy: FaultPolicy, max_ticks: u32) -> ReferenceGame {
     let height = art.len() as u32;
     let width = art[0].len() as u32;
     let grid: Vec<CellValue> = art
@@ -35,10 +35,10 @@ fn board(art: &[&str], heads: &[(u8, u8, Dir, bool)], policy: FaultPolicy, max_t
     let config =
         Config { width, height, players: heads.len() as u32, max_ticks, rock_density: 0, fault_policy: policy };
     let tick = if heads.iter().all(|h| h.3) { 0 } else { 1 };
-    Game::from_position(&Position { config, tick, grid, players }).expect("a valid hand-built board")
+    ReferenceGame::from_position(&Position { config, tick, grid, players }).expect("a valid hand-built board")
 }
 
-fn open8(heads: &[(u8, u8, Dir, bool)], art: &[&str]) -> Game {
+fn open8(heads: &[(u8, u8, Dir, bool)], art: &[&str]) -> ReferenceGame {
     board(art, heads, FaultPolicy::Straight, 100)
 }
 
@@ -46,7 +46,7 @@ fn mv(d: Dir) -> Action {
     Action::Move(d)
 }
 
-fn head(g: &Game, i: usize) -> (u8, u8, Dir, bool) {
+fn head(g: &ReferenceGame, i: usize) -> (u8, u8, Dir, bool) {
     let p = g.player(i);
     (p.pos.x, p.pos.y, p.dir, p.alive)
 }
@@ -214,7 +214,7 @@ fn the_tick_cap_is_a_draw_between_equal_survivors() {
     }
     assert!(!g.is_over());
     let config = Config { max_ticks: 3, ..*g2.config() };
-    g2 = Game::from_position(&Position { config, ..g2.position() }).unwrap();
+    g2 = ReferenceGame::from_position(&Position { config, ..g2.position() }).unwrap();
     for _ in 0..3 {
         g2.step(&[Action::Keep, Action::Keep]).unwrap();
     }
@@ -294,17 +294,17 @@ fn positions_that_break_an_invariant_are_rejected() {
     let good = g.position();
     let mut p = good.clone();
     p.players[0].pos = Pos::new(3, 3);
-    assert!(Game::from_position(&p).unwrap_err().to_string().contains("player 0's head (3, 3)"));
+    assert!(ReferenceGame::from_position(&p).unwrap_err().to_string().contains("player 0's head (3, 3)"));
     let mut p = good.clone();
     p.players[1].trail = 2;
-    assert!(Game::from_position(&p).unwrap_err().to_string().contains("trail of 2 but 1 cells"));
+    assert!(ReferenceGame::from_position(&p).unwrap_err().to_string().contains("trail of 2 but 1 cells"));
     let mut p = good.clone();
     p.grid[0] = 5;
-    assert!(Game::from_position(&p).unwrap_err().to_string().contains("cell (0, 0) holds 5"));
+    assert!(ReferenceGame::from_position(&p).unwrap_err().to_string().contains("cell (0, 0) holds 5"));
     let mut p = good.clone();
     p.grid.pop();
-    assert!(Game::from_position(&p).is_err());
+    assert!(ReferenceGame::from_position(&p).is_err());
     let mut p = good;
     p.players[0].alive = false;
-    assert!(Game::from_position(&p).unwrap_err().to_string().contains("alive = false"));
+    assert!(ReferenceGame::from_position(&p).unwrap_err().to_string().contains("alive = false"));
 }

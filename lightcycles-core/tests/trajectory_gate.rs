@@ -22,8 +22,8 @@ use std::fmt::Debug;
 
 use lightcycles_core::config::{MAX_SIDE, MIN_SIDE, MIN_SIDE_MANY_PLAYERS};
 use lightcycles_core::{
-    Action, Answer, Config, Dir, Engine, FastGame, FaultKind, FaultPolicy, Game, GameError, Map, Outcome, PlayerState,
-    Pos, Position, SplitMix64, StepError, EMPTY,
+    Action, Answer, Config, Dir, Engine, FastGame, FaultKind, FaultPolicy, GameError, Map, Outcome, PlayerState, Pos,
+    Position, ReferenceGame, SplitMix64, StepError, EMPTY,
 };
 
 /// Where a fuzz game's board comes from.
@@ -163,15 +163,11 @@ fn build<E: Engine>(spec: &Spec) -> Result<E, GameError> {
     }
 }
 
-/// The moves that do not crash into the board as it is (neck rule applied).
+/// The moves that do not crash into the board as it is (neck rule applied),
+/// dead players' too (their answers are drawn like the others').
 fn safe<E: Engine>(game: &E, id: usize) -> Vec<Dir> {
-    let p = game.player(id);
     let (w, h) = (game.config().width, game.config().height);
-    Dir::ALL
-        .into_iter()
-        .filter(|&d| !(p.trail >= 2 && d == p.dir.opposite()))
-        .filter(|&d| p.pos.step(d, w, h).is_some_and(|c| game.cell(c) == EMPTY))
-        .collect()
+    game.player(id).safe_moves(w, h, |c| game.cell(c) == EMPTY).iter().collect()
 }
 
 /// Answer lines that are not moves, and lines that are moves only after
@@ -337,7 +333,7 @@ fn run_gate<R: Engine, F: Engine>(spec: &Spec, reference: &mut R, fast: &mut F) 
 /// built must fail alike in both.
 fn gate_game<F: Engine>(game: u64) -> Result<Option<(Spec, Played)>, Divergence> {
     let spec = spec(game);
-    match (build::<Game>(&spec), build::<F>(&spec)) {
+    match (build::<ReferenceGame>(&spec), build::<F>(&spec)) {
         (Ok(mut reference), Ok(mut fast)) => run_gate(&spec, &mut reference, &mut fast).map(|p| Some((spec, p))),
         (Err(r), Err(f)) if r == f => Ok(None),
         (r, f) => Err(differ(0, "build", r.err(), f.err())),
@@ -455,7 +451,7 @@ mod replays {
         assert_eq!(replays.len(), 24);
         for (name, r) in &replays {
             let fast = replay::verify::<FastGame>(r).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(Some(fast), replay::verify::<Game>(r).ok(), "{name}");
+            assert_eq!(Some(fast), replay::verify::<ReferenceGame>(r).ok(), "{name}");
         }
         // And a changed frame is caught by the fast engine as by the reference.
         let (_, mut r) = replays.into_iter().find(|(n, _)| n == "sim_0.json").unwrap();
@@ -472,7 +468,7 @@ mod replays {
             let Ok(Some((spec, played))) = gate_game::<FastGame>(game) else { continue };
             let Board::Seeded(seed) = spec.board else { continue };
             let map = lightcycles_core::map::generate(&spec.config, seed).unwrap();
-            let mut reference = Game::from_map(&spec.config, &map).unwrap();
+            let mut reference = ReferenceGame::from_map(&spec.config, &map).unwrap();
             let names = (0..spec.config.players).map(|i| format!("bot{i}")).collect();
             let mut recorder = Recorder::new(&reference, &map, Origin::Seed(seed), names);
             for tick in &played.answers {
@@ -581,7 +577,9 @@ fn the_gate_reports_the_first_tick_of_a_broken_rule() {
             if rule == BrokenRule::FaultsNeverEliminate && spec.config.fault_policy != FaultPolicy::Eliminate {
                 continue;
             }
-            let (Ok(mut reference), Ok(fast)) = (build::<Game>(&spec), build::<FastGame>(&spec)) else { continue };
+            let (Ok(mut reference), Ok(fast)) = (build::<ReferenceGame>(&spec), build::<FastGame>(&spec)) else {
+                continue;
+            };
             let mut broken = Broken::new(fast, rule);
             match run_gate(&spec, &mut reference, &mut broken) {
                 Ok(_) => {
@@ -608,7 +606,7 @@ fn the_gate_names_the_field_that_differs() {
         answers: 0,
         temper: TEMPERS[2],
     };
-    let mut reference: Game = build(&spec).unwrap();
+    let mut reference: ReferenceGame = build(&spec).unwrap();
     let mut broken = Broken::new(build(&spec).unwrap(), BrokenRule::FaultsNeverEliminate);
     let faults = [Action::Fault(FaultKind::Timeout), Action::Keep];
     reference.step(&faults).unwrap();

@@ -5,22 +5,21 @@ use core::mem::size_of;
 
 use lightcycles_core::map::parse_2010;
 use lightcycles_core::observation::Observation;
-use lightcycles_core::{Action, Config, Dir, Engine, FaultKind, Pos, Position, StepError};
+use lightcycles_core::{Action, Config, Dir, Engine, FastGame, FaultKind, Pos, StepError};
 
 use crate::config::{parse_fault_policy, LcConfig, CONFIG_V1_SIZE};
 use crate::error::{borrow, borrow_mut, check_struct_size, guard, slice, slice_mut, FfiError, FfiResult};
 use crate::observation::{read_observation, LcObservation};
-use crate::search;
+use crate::space;
 use crate::status::LcStatus;
-
-/// The engine behind every handle: the fast engine (bitboards, a step and
-/// a copy that allocate nothing), proven equal to the reference engine by
-/// the core's trajectory gate and, here, by the replays stepped from C.
-pub type EngineImpl = lightcycles_core::FastGame;
 
 /// Most players in a game (RULES.md section 1): the size of the arrays of
 /// `LcResult`.
 pub const LC_MAX_PLAYERS: usize = 8;
+
+// The header needs the number itself (cbindgen does not follow a path into
+// the core): tie it to the core's.
+const _: () = assert!(LC_MAX_PLAYERS == lightcycles_core::config::MAX_PLAYERS);
 
 /// Move code: ride north.
 pub const LC_MOVE_N: i32 = 0;
@@ -47,12 +46,15 @@ pub const LC_FAULT_CRASH: i32 = -4;
 /// included). Different handles are independent and may be used from
 /// different threads at once.
 pub struct LcGame {
-    engine: EngineImpl,
+    /// The fast engine (bitboards, a step and a copy that allocate
+    /// nothing), proven equal to the reference engine by the core's
+    /// trajectory gate and, here, by the replays stepped from C.
+    engine: FastGame,
 }
 
 impl LcGame {
     /// The engine inside.
-    pub fn engine(&self) -> &EngineImpl {
+    pub fn engine(&self) -> &FastGame {
         &self.engine
     }
 }
@@ -120,7 +122,7 @@ fn action(i: usize, code: i32) -> FfiResult<Action> {
 }
 
 /// Hands a new game to the caller through `out`.
-fn give(out: &mut *mut LcGame, engine: EngineImpl) {
+fn give(out: &mut *mut LcGame, engine: FastGame) {
     *out = Box::into_raw(Box::new(LcGame { engine }));
 }
 
@@ -145,7 +147,7 @@ unsafe fn take_out<'a>(out: *mut *mut LcGame) -> FfiResult<&'a mut *mut LcGame> 
     Ok(out)
 }
 
-fn player_id(engine: &EngineImpl, player: u32) -> FfiResult<usize> {
+fn player_id(engine: &FastGame, player: u32) -> FfiResult<usize> {
     let n = engine.num_players();
     if (player as usize) < n {
         Ok(player as usize)
@@ -174,7 +176,7 @@ pub unsafe extern "C" fn lc_game_new(config: *const LcConfig, seed: u64, out: *m
             None => Config::default(),
             Some(c) => c.to_config("config")?,
         };
-        give(out, EngineImpl::seeded(&config, seed).map_err(core_game_error)?);
+        give(out, FastGame::seeded(&config, seed).map_err(core_game_error)?);
         Ok(())
     })
 }
@@ -220,7 +222,7 @@ pub unsafe extern "C" fn lc_game_from_map(
             fault_policy: policy,
         };
         config.validate().map_err(|e| FfiError::new(LcStatus::Config, e))?;
-        give(out, EngineImpl::from_map(&config, &map).map_err(core_game_error)?);
+        give(out, FastGame::from_map(&config, &map).map_err(core_game_error)?);
         Ok(())
     })
 }
@@ -251,14 +253,14 @@ pub unsafe extern "C" fn lc_game_from_observation(
         let out = unsafe { take_out(out) }?;
         let obs: Observation = unsafe { read_observation(obs, "obs") }?;
         let policy = parse_fault_policy("fault_policy", fault_policy)?;
-        let position = Position::from_observation(&obs, policy).map_err(|e| {
+        let position = obs.to_position(policy).map_err(|e| {
             let status = match e {
                 lightcycles_core::PositionError::Config(_) => LcStatus::Config,
                 _ => LcStatus::Position,
             };
             FfiError::new(status, format_args!("obs: {e}"))
         })?;
-        give(out, EngineImpl::from_position(&position).map_err(core_game_error)?);
+        give(out, FastGame::from_position(&position).map_err(core_game_error)?);
         Ok(())
     })
 }
@@ -545,7 +547,7 @@ pub unsafe extern "C" fn lc_game_reachable(game: *const LcGame, player: u32, out
         // SAFETY: the caller's promises.
         let game = unsafe { borrow(game, "game") }?;
         let out = unsafe { borrow_mut(out, "out") }?;
-        *out = search::reachable(&game.engine, player_id(&game.engine, player)?);
+        *out = space::reachable(&game.engine, player_id(&game.engine, player)?);
         Ok(())
     })
 }
@@ -565,7 +567,7 @@ pub unsafe extern "C" fn lc_game_separated(game: *const LcGame, a: u32, b: u32, 
         let out = unsafe { borrow_mut(out, "out") }?;
         let a = player_id(&game.engine, a).map_err(|e| FfiError::out_of_range(format_args!("a: {}", e.message)))?;
         let b = player_id(&game.engine, b).map_err(|e| FfiError::out_of_range(format_args!("b: {}", e.message)))?;
-        *out = search::separated(&game.engine, a, b);
+        *out = space::separated(&game.engine, a, b);
         Ok(())
     })
 }
@@ -607,7 +609,7 @@ pub unsafe extern "C" fn lc_game_voronoi(
         if wants_owners && owners.len() < cells {
             return Err(FfiError::out_of_range(format_args!("owners_len = {owners_len}, expected at least {cells}")));
         }
-        search::voronoi(&game.engine, counts, owners);
+        space::voronoi(&game.engine, counts, owners);
         Ok(())
     })
 }

@@ -24,7 +24,7 @@ pub mod error;
 pub mod game;
 pub mod observation;
 pub mod plugin;
-pub mod search;
+pub mod space;
 pub mod status;
 
 pub use config::{lc_config_default, LcConfig, LC_FAULT_POLICY_ELIMINATE, LC_FAULT_POLICY_STRAIGHT};

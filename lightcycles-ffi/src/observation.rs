@@ -7,7 +7,7 @@ use core::fmt;
 use core::mem::size_of;
 
 use lightcycles_core::observation::{Observation, PlayerView};
-use lightcycles_core::{CellValue, Dir, Engine, FaultPolicy, Pos, Position, PositionError};
+use lightcycles_core::{CellValue, Dir, Engine, FaultPolicy, Pos, PositionError};
 
 use crate::error::{check_struct_size, FfiError, FfiResult, MAX_STRUCT_SIZE};
 use crate::status::LcStatus;
@@ -199,7 +199,7 @@ impl ObservationBuffer {
     /// The C form of `obs`, checked first: a plugin may trust every count
     /// and index in it.
     pub fn from_observation(obs: &Observation) -> Result<ObservationBuffer, ObservationError> {
-        Position::from_observation(obs, FaultPolicy::Straight).map_err(ObservationError::Position)?;
+        obs.to_position(FaultPolicy::Straight).map_err(ObservationError::Position)?;
         if obs.you >= obs.players.len() {
             return Err(ObservationError::You { you: obs.you, players: obs.players.len() });
         }
@@ -404,11 +404,11 @@ pub unsafe extern "C" fn lc_observation_free(obs: *const LcObservation) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::{Config, Game};
+    use lightcycles_core::{Config, ReferenceGame};
 
-    fn sample() -> Game {
+    fn sample() -> ReferenceGame {
         let config = Config { width: 10, height: 9, players: 2, ..Config::default() };
-        Game::seeded(&config, 5).unwrap()
+        ReferenceGame::seeded(&config, 5).unwrap()
     }
 
     #[test]

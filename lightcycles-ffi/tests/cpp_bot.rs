@@ -19,7 +19,7 @@ use lightcycles::{
     lc_game_free, lc_game_new, lc_game_observation_json, lc_game_step, plugin, LcBotEntryFn, LcBotV1, LcConfig, LcGame,
     LcStatus, ObservationBuffer,
 };
-use lightcycles_core::{Action, Answer, Config, Dir, Engine, Game, Pos, SplitMix64, EMPTY};
+use lightcycles_core::{Action, Answer, Config, Dir, Engine, Pos, ReferenceGame, SplitMix64, EMPTY};
 
 struct Builds {
     program: PathBuf,
@@ -152,10 +152,10 @@ fn code(action: Action) -> i32 {
 
 /// Plays two stand-alone bots against each other through the C API,
 /// checking every answer and every frame against the reference engine.
-fn self_play(program: &Path, config: &Config, seed: u64, time_ms: u32) -> Game {
+fn self_play(program: &Path, config: &Config, seed: u64, time_ms: u32) -> ReferenceGame {
     let mut bots: Vec<Program> = (0..config.players).map(|_| Program::start(program, time_ms, false)).collect();
     let mut c_game = CGame::new(config, seed);
-    let mut reference = Game::seeded(config, seed).unwrap();
+    let mut reference = ReferenceGame::seeded(config, seed).unwrap();
     while !reference.is_over() {
         let mut actions = Vec::new();
         for (id, bot) in bots.iter_mut().enumerate() {
@@ -226,7 +226,7 @@ impl Plugin {
 }
 
 /// A random mover: a random move that does not crash into what stands, when there is one.
-fn random_move(game: &Game, id: usize, rng: &mut SplitMix64) -> Action {
+fn random_move(game: &ReferenceGame, id: usize, rng: &mut SplitMix64) -> Action {
     let p = game.player(id);
     let c = game.config();
     let safe: Vec<Dir> = Dir::ALL
@@ -240,9 +240,15 @@ fn random_move(game: &Game, id: usize, rng: &mut SplitMix64) -> Action {
 
 /// Plays the plugin against a random mover; returns the outcome's winner
 /// and whether it is the bot.
-fn plugin_vs_random(plugin: &Plugin, config: &Config, seed: u64, bot_seat: usize, time_limit_ms: u32) -> (Game, bool) {
+fn plugin_vs_random(
+    plugin: &Plugin,
+    config: &Config,
+    seed: u64,
+    bot_seat: usize,
+    time_limit_ms: u32,
+) -> (ReferenceGame, bool) {
     let t = plugin.table;
-    let mut game = Game::seeded(config, seed).unwrap();
+    let mut game = ReferenceGame::seeded(config, seed).unwrap();
     let mut obs = ObservationBuffer::from_engine(&game, bot_seat).unwrap();
     obs.set_time_limit_ms(time_limit_ms);
     let bot = unsafe { (t.create.unwrap())(obs.as_ptr(), seed) };
@@ -306,7 +312,7 @@ fn depths_reached_at_10_ms_on_an_open_board() {
     let b = builds();
     let config = Config { rock_density: 0, ..Config::default() };
     let mut bots = [Program::start(&b.program, 10, true), Program::start(&b.program, 10, true)];
-    let mut game = Game::seeded(&config, 7).unwrap();
+    let mut game = ReferenceGame::seeded(&config, 7).unwrap();
     while !game.is_over() && game.tick() < 200 {
         let mut actions = [Action::Keep; 2];
         for (id, bot) in bots.iter_mut().enumerate() {

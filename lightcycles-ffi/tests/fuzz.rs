@@ -7,7 +7,7 @@ use std::ptr;
 
 use lightcycles::*;
 use lightcycles_core::observation::Observation;
-use lightcycles_core::{Action, Config, Dir, Engine, FaultKind, FaultPolicy, Game, Pos, EMPTY};
+use lightcycles_core::{Action, Config, Dir, Engine, FaultKind, FaultPolicy, Pos, ReferenceGame, EMPTY};
 use proptest::prelude::*;
 
 /// Owns a game handle.
@@ -198,7 +198,7 @@ proptest! {
     #[test]
     fn step_codes_follow_the_reference(config in small_config(), seed in any::<u64>(), ticks in prop::collection::vec(prop::collection::vec(-6i32..6, 1..6), 1..60)) {
         let game = Handle::seeded(&config, seed);
-        let mut reference = Game::seeded(&config, seed).unwrap();
+        let mut reference = ReferenceGame::seeded(&config, seed).unwrap();
         let n = config.players as usize;
         for codes in ticks {
             let status = unsafe { lc_game_step(game.0, codes.as_ptr(), codes.len()) };
@@ -220,7 +220,7 @@ proptest! {
     #[test]
     fn queries_check_their_arguments(config in small_config(), seed in any::<u64>(), x in -3i32..30, y in -3i32..30, id in 0u32..10, other in 0u32..10, size in 0u32..80, capacity in 0usize..3000) {
         let game = Handle::seeded(&config, seed);
-        let reference = Game::seeded(&config, seed).unwrap();
+        let reference = ReferenceGame::seeded(&config, seed).unwrap();
         let n = config.players;
         let mut v = 0i8;
         let on_board = x >= 0 && y >= 0 && (x as u32) < config.width && (y as u32) < config.height;
@@ -319,7 +319,7 @@ proptest! {
 fn a_finished_game_refuses_steps_and_gives_its_result() {
     let config = Config { width: 8, height: 8, rock_density: 0, max_ticks: 3, ..Config::default() };
     let game = Handle::seeded(&config, 5);
-    let mut reference = Game::seeded(&config, 5).unwrap();
+    let mut reference = ReferenceGame::seeded(&config, 5).unwrap();
     let keep = [-1i32, -1];
     let mut result = LcResult {
         struct_size: std::mem::size_of::<LcResult>() as u32,

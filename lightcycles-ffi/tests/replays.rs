@@ -10,7 +10,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use lightcycles_core::replay::{self, Origin, Recorder, Replay};
-use lightcycles_core::{Action, Answer, Config, Dir, Engine, FaultKind, FaultPolicy, Game, Pos, SplitMix64, EMPTY};
+use lightcycles_core::{
+    Action, Answer, Config, Dir, Engine, FaultKind, FaultPolicy, Pos, ReferenceGame, SplitMix64, EMPTY,
+};
 
 /// The move code of an answer, as `lc_game_step` takes it.
 fn code(answer: &Answer) -> i32 {
@@ -24,7 +26,7 @@ fn code(answer: &Answer) -> i32 {
 }
 
 /// What a seeded random mover with a taste for bad answers says.
-fn answer(game: &Game, id: usize, rng: &mut SplitMix64, fuzz: u64) -> Answer {
+fn answer(game: &ReferenceGame, id: usize, rng: &mut SplitMix64, fuzz: u64) -> Answer {
     let p = game.player(id);
     if !p.alive {
         return Answer::none();
@@ -71,7 +73,7 @@ fn record(g: u64) -> (Replay, Vec<Vec<i32>>) {
     let fuzz = [0, 3, 10][(g / 3) as usize % 3];
     let seed = rng.next_u64();
     let map = lightcycles_core::map::generate(&config, seed).expect("the sample's configurations are valid");
-    let mut game = Game::from_map(&config, &map).unwrap();
+    let mut game = ReferenceGame::from_map(&config, &map).unwrap();
     let names = (0..players).map(|i| format!("bot{i}")).collect();
     let mut recorder = Recorder::new(&game, &map, Origin::Seed(seed), names);
     let mut codes = Vec::new();
@@ -172,7 +174,7 @@ fn two_hundred_recorded_games_step_identically_through_the_c_abi() {
         .map(|g| {
             let (replay, codes) = record(g);
             // The recorded file is a valid replay, and its commands are the codes stepped.
-            replay::verify::<Game>(&replay).unwrap_or_else(|e| panic!("game {g}: {e}"));
+            replay::verify::<ReferenceGame>(&replay).unwrap_or_else(|e| panic!("game {g}: {e}"));
             assert_eq!(codes_of(&replay), codes, "game {g}");
             // Through JSON and back, as a file on disk would go.
             let replay = Replay::from_json(&replay.to_json()).unwrap();

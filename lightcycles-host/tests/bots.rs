@@ -16,7 +16,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use lightcycles_core::replay::{verify, Replay};
-use lightcycles_core::{FaultKind, Game};
+use lightcycles_core::{FaultKind, ReferenceGame};
 use tempfile::TempDir;
 
 use common::processes_with;
@@ -147,7 +147,7 @@ fn play(bots: &[String], args: &[&str]) -> (Output, TempDir) {
 fn replay(dir: &Path, g: u64) -> Replay {
     let path = dir.join(format!("sim_{g}.json"));
     let replay = Replay::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    verify::<Game>(&replay).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    verify::<ReferenceGame>(&replay).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     replay
 }
 

@@ -13,7 +13,7 @@ use std::process::Command;
 
 use lightcycles_core::map;
 use lightcycles_core::replay::{Origin, Recorder, Replay};
-use lightcycles_core::{Answer, Config, Dir, Engine, FaultPolicy, Game, EMPTY};
+use lightcycles_core::{Answer, Config, Dir, Engine, FaultPolicy, ReferenceGame, EMPTY};
 use lightcycles_host::view::board::{Board, Cell};
 use lightcycles_host::view::{html, palette, parse, Viewable};
 use serde_json::{json, Value};
@@ -320,7 +320,7 @@ fn several_replays_one_page_and_hostile_names_stay_text() {
 
 /// A bot for long games: rides on in the direction with the longest free
 /// run ahead (the current one on a tie), never reversing into its neck.
-fn longest_run(game: &Game, id: usize) -> Dir {
+fn longest_run(game: &ReferenceGame, id: usize) -> Dir {
     let me = game.player(id);
     let (w, h) = (game.config().width, game.config().height);
     let run = |d: Dir| {
@@ -348,7 +348,7 @@ fn longest_run(game: &Game, id: usize) -> Dir {
 fn long_game(width: u32, height: u32, rock_density: u32, max_ticks: u32, seed: u64) -> Replay {
     let config = Config { width, height, players: 2, max_ticks, rock_density, fault_policy: FaultPolicy::Straight };
     let map = map::generate(&config, seed).unwrap();
-    let mut game = Game::from_map(&config, &map).unwrap();
+    let mut game = ReferenceGame::from_map(&config, &map).unwrap();
     let names = vec!["runner_a".to_string(), "runner_b".to_string()];
     let mut recorder = Recorder::new(&game, &map, Origin::Seed(seed), names);
     while !game.is_over() {

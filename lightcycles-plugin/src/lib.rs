@@ -145,7 +145,7 @@ impl<'a> View<'a> {
     }
 
     /// The same observation as the core's owned type, to build an engine
-    /// from (`Position::from_observation`) and search.
+    /// from (`Observation::to_position`) and search.
     pub fn to_observation(&self) -> Observation {
         let w = self.width as usize;
         Observation {
@@ -323,7 +323,7 @@ macro_rules! export_bot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::{Config, Engine, Game};
+    use lightcycles_core::{Config, Engine, ReferenceGame};
 
     struct Panicky;
 
@@ -344,7 +344,7 @@ mod tests {
 
     #[test]
     fn a_view_shows_the_observation_and_gives_it_back() {
-        let game = Game::seeded(&Config::default(), 4).unwrap();
+        let game = ReferenceGame::seeded(&Config::default(), 4).unwrap();
         let obs = Observation::new(&game, 1);
         let (mut players, mut grid) = (Vec::new(), Vec::new());
         let view = View::of(&obs, &mut players, &mut grid);
@@ -357,7 +357,7 @@ mod tests {
     #[test]
     fn panics_and_errors_come_back_as_messages() {
         let module = module_of::<Panicky>();
-        let game = Game::seeded(&Config::default(), 4).unwrap();
+        let game = ReferenceGame::seeded(&Config::default(), 4).unwrap();
         let mut obs = Observation::new(&game, 0);
         let (mut players, mut grid) = (Vec::new(), Vec::new());
         let view = View::of(&obs, &mut players, &mut grid);

@@ -20,7 +20,7 @@
 use std::ffi::c_void;
 use std::time::{Duration, Instant};
 
-use lightcycles_core::{Config, Engine, Game, Position};
+use lightcycles_core::{Config, Engine, Position, ReferenceGame};
 use lightcycles_ffi::{LcBotV1, LcObservation, LC_BOT_ABI_VERSION};
 use lightcycles_plugin::{module_of, Dir, PluginBot, View};
 
@@ -204,7 +204,7 @@ pub fn measure(budget: Budget, host: Option<&std::path::Path>) -> Vec<Result<Ada
         Ok(dir) => dir,
         Err(e) => return vec![Err(format!("no temporary folder: {e}"))],
     };
-    let game = Game::seeded(&Config::default(), 0).expect("the default board");
+    let game = ReferenceGame::seeded(&Config::default(), 0).expect("the default board");
     let position = game.position();
     let ctx = BotContext { game: 0, seat: 0, players: 2, seed: 0 };
     subjects(dir.path(), host)

@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 
 use lightcycles_core::bitboard;
 use lightcycles_core::engine::Engine;
-use lightcycles_core::search::{self, Scratch};
-use lightcycles_core::{map, Action, Config, Dir, FastGame, Game, Pos, SplitMix64, EMPTY};
+use lightcycles_core::space::{self, Scratch};
+use lightcycles_core::{map, Action, Config, Dir, DirSet, FastGame, Pos, ReferenceGame, SplitMix64, EMPTY};
 
 /// How long each measure runs by default (per engine).
 pub const DEFAULT_TIME: Duration = Duration::from_millis(1500);
@@ -65,7 +65,7 @@ pub fn measure(time: Duration) -> Vec<Row> {
     let mut rows = Vec::new();
     let ns = |what: &str, fast: f64, reference: f64| Row { what: what.into(), unit: Unit::Nanos, fast, reference };
 
-    let (script_fast, script_ref) = (Script::<FastGame>::new(), Script::<Game>::new());
+    let (script_fast, script_ref) = (Script::<FastGame>::new(), Script::<ReferenceGame>::new());
     rows.push(ns("step (2 players, 48 × 36)", script_fast.ns_per_step(time), script_ref.ns_per_step(time)));
     rows.push(ns("clone + step", script_fast.ns_per_clone_step(time), script_ref.ns_per_clone_step(time)));
     rows.push(ns(
@@ -76,19 +76,19 @@ pub fn measure(time: Duration) -> Vec<Row> {
 
     for (label, ticks) in [("early game", EARLY_TICK), ("mid game", MID_TICK)] {
         let fast = board_at(ticks);
-        let reference = Game::from_position(&fast.position()).expect("a position of a played game is valid");
+        let reference = ReferenceGame::from_position(&fast.position()).expect("a position of a played game is valid");
         let free = Config::default().cells() as u32 - bitboard::count(fast.solid());
         let mut scratch = Scratch::for_game(&fast);
         let mut plain = PlainSearch::new(&reference);
         let head = fast.head(0);
         rows.push(ns(
             &format!("reachable cells, {label} (tick {}, {free} free)", fast.tick()),
-            per_op(time, || search::reachable_with(black_box(&fast), head, &mut scratch)),
+            per_op(time, || space::reachable_with(black_box(&fast), head, &mut scratch)),
             per_op(time, || plain.reachable(black_box(&reference), head)),
         ));
         rows.push(ns(
             &format!("Voronoi split, {label}"),
-            per_op(time, || search::voronoi_with(black_box(&fast), &mut scratch)),
+            per_op(time, || space::voronoi_with(black_box(&fast), &mut scratch)),
             per_op(time, || plain.voronoi(black_box(&reference))),
         ));
     }
@@ -98,13 +98,13 @@ pub fn measure(time: Duration) -> Vec<Row> {
         what: "full random games per second (48 × 36, open board, one thread)".into(),
         unit: Unit::PerSecond,
         fast: games_per_second::<FastGame>(&open, time),
-        reference: games_per_second::<Game>(&open, time),
+        reference: games_per_second::<ReferenceGame>(&open, time),
     });
     rows.push(Row {
         what: "the same games, moves only (starts built beforehand, copied in)".into(),
         unit: Unit::PerSecond,
         fast: moves_per_second::<FastGame>(&open, time),
-        reference: moves_per_second::<Game>(&open, time),
+        reference: moves_per_second::<ReferenceGame>(&open, time),
     });
     let default = Config::default();
     rows.push(Row {
@@ -114,12 +114,12 @@ pub fn measure(time: Duration) -> Vec<Row> {
         reference: 1e9 / per_op_seeded(time, |seed| map::generate_reference(&default, seed)),
     });
     let fast = FastGame::seeded(&default, 1).expect("the default configuration builds");
-    let reference = Game::seeded(&default, 1).expect("the default configuration builds");
+    let reference = ReferenceGame::seeded(&default, 1).expect("the default configuration builds");
     rows.push(Row {
         what: "one game state (48 × 36, 2 players)".into(),
         unit: Unit::Bytes,
         fast: fast.state_bytes() as f64,
-        reference: (std::mem::size_of::<Game>()
+        reference: (std::mem::size_of::<ReferenceGame>()
             + std::mem::size_of_val(reference.grid())
             + std::mem::size_of_val(reference.players())) as f64,
     });
@@ -175,7 +175,7 @@ pub fn measure_search(time: Duration) -> Vec<SearchRow> {
         let game = board_at(ticks);
         let graph = CellGraph::new(game.layout());
         let mut scratch = Scratch::for_game(&game);
-        search::voronoi_with(&game, &mut scratch);
+        space::voronoi_with(&game, &mut scratch);
         let owned = scratch.owned(0).to_vec();
         let head = graph.cell(game.head(0));
         let mut chambers = Chambers::new();
@@ -238,7 +238,7 @@ fn duel_board(ticks: u32) -> FastGame {
             let actions = [steady(&game, 0), steady(&game, 1)];
             game.step(&actions).expect("the game goes on");
         }
-        let open = !game.is_over() && !search::separated(&game) && search::safe_moves(&game, 0).len() >= 2;
+        let open = !game.is_over() && !space::separated(&game) && space::safe_moves(&game, 0).len() >= 2;
         if game.tick() == ticks && open {
             return game;
         }
@@ -364,23 +364,11 @@ fn steady<E: Engine>(game: &E, id: usize) -> Action {
 /// through the `Engine` trait so both engines run the same bot; no
 /// allocation, so that the bot costs little beside the engine.
 fn safe<E: Engine>(game: &E, id: usize) -> Moves {
-    let p = game.player(id);
-    let (w, h) = (game.config().width, game.config().height);
-    let mut moves = Moves { dirs: [Dir::N; 4], len: 0 };
-    for d in Dir::ALL {
-        if p.trail >= 2 && d == p.dir.opposite() {
-            continue;
-        }
-        if p.pos.step(d, w, h).is_some_and(|c| game.cell(c) == EMPTY) {
-            moves.dirs[moves.len] = d;
-            moves.len += 1;
-        }
-    }
-    moves
+    Moves::from(space::safe_moves(game, id))
 }
 
 /// The moves that do not crash at once, found the quickest way each engine
-/// allows: the fast engine's [`search::safe_moves`] (four bit tests), the
+/// allows: the fast engine's [`space::safe_moves`] (four bit tests), the
 /// reference's own grid (four cell reads). The random games use it, so that
 /// each engine runs the bot a bot author would write for it.
 trait NaturalSafe: Engine {
@@ -389,35 +377,19 @@ trait NaturalSafe: Engine {
 
 impl NaturalSafe for FastGame {
     fn natural_safe(&self, id: usize) -> Moves {
-        let set = search::safe_moves(self, id);
-        let mut moves = Moves { dirs: [Dir::N; 4], len: 0 };
-        for d in set.iter() {
-            moves.dirs[moves.len] = d;
-            moves.len += 1;
-        }
-        moves
+        Moves::from(space::safe_moves(self, id))
     }
 }
 
-impl NaturalSafe for Game {
+impl NaturalSafe for ReferenceGame {
     fn natural_safe(&self, id: usize) -> Moves {
         let p = self.players()[id];
         let (w, h) = (self.config().width, self.config().height);
         let grid = self.grid();
-        let mut moves = Moves { dirs: [Dir::N; 4], len: 0 };
         if !p.alive {
-            return moves;
+            return Moves::from(DirSet::NONE);
         }
-        for d in Dir::ALL {
-            if p.trail >= 2 && d == p.dir.opposite() {
-                continue;
-            }
-            if p.pos.step(d, w, h).is_some_and(|c| grid[c.index(w)] == EMPTY) {
-                moves.dirs[moves.len] = d;
-                moves.len += 1;
-            }
-        }
-        moves
+        Moves::from(p.safe_moves(w, h, |c| grid[c.index(w)] == EMPTY))
     }
 }
 
@@ -442,6 +414,17 @@ impl BotRng {
 struct Moves {
     dirs: [Dir; 4],
     len: usize,
+}
+
+impl From<DirSet> for Moves {
+    fn from(set: DirSet) -> Moves {
+        let mut moves = Moves { dirs: [Dir::N; 4], len: 0 };
+        for d in set.iter() {
+            moves.dirs[moves.len] = d;
+            moves.len += 1;
+        }
+        moves
+    }
 }
 
 impl Moves {
@@ -599,13 +582,13 @@ struct PlainSearch {
 }
 
 impl PlainSearch {
-    fn new(game: &Game) -> PlainSearch {
+    fn new(game: &ReferenceGame) -> PlainSearch {
         let cells = game.grid().len();
         PlainSearch { dist: vec![vec![u32::MAX; cells]; game.num_players()], queue: VecDeque::with_capacity(cells) }
     }
 
     /// Distances from `from` through empty cells into `self.dist[slot]`.
-    fn distances(&mut self, game: &Game, from: Pos, slot: usize) -> u32 {
+    fn distances(&mut self, game: &ReferenceGame, from: Pos, slot: usize) -> u32 {
         let (w, h) = (game.config().width as usize, game.config().height as usize);
         let grid = game.grid();
         let dist = &mut self.dist[slot];
@@ -639,11 +622,11 @@ impl PlainSearch {
         reached
     }
 
-    fn reachable(&mut self, game: &Game, from: Pos) -> u32 {
+    fn reachable(&mut self, game: &ReferenceGame, from: Pos) -> u32 {
         self.distances(game, from, 0)
     }
 
-    fn voronoi(&mut self, game: &Game) -> [u32; 9] {
+    fn voronoi(&mut self, game: &ReferenceGame) -> [u32; 9] {
         let living: Vec<usize> = (0..game.num_players()).filter(|&i| game.player(i).alive).collect();
         for &id in &living {
             self.distances(game, game.player(id).pos, id);
@@ -728,10 +711,10 @@ mod tests {
     fn the_plain_searches_agree_with_the_helpers() {
         for ticks in [EARLY_TICK, MID_TICK] {
             let fast = board_at(ticks);
-            let reference = Game::from_position(&fast.position()).unwrap();
+            let reference = ReferenceGame::from_position(&fast.position()).unwrap();
             let mut plain = PlainSearch::new(&reference);
-            assert_eq!(plain.reachable(&reference, fast.head(0)), search::reachable(&fast, fast.head(0)));
-            let v = search::voronoi(&fast);
+            assert_eq!(plain.reachable(&reference, fast.head(0)), space::reachable(&fast, fast.head(0)));
+            let v = space::voronoi(&fast);
             let counts = plain.voronoi(&reference);
             assert_eq!((counts[0], counts[1], counts[8]), (v.counts[0], v.counts[1], v.ties));
         }
@@ -741,7 +724,7 @@ mod tests {
     fn both_engines_find_the_same_safe_moves() {
         for ticks in [0, EARLY_TICK, MID_TICK] {
             let fast = board_at(ticks);
-            let reference = Game::from_position(&fast.position()).unwrap();
+            let reference = ReferenceGame::from_position(&fast.position()).unwrap();
             for id in 0..2 {
                 let want = safe(&fast, id);
                 assert_eq!(fast.natural_safe(id).as_slice(), want.as_slice());

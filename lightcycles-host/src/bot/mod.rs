@@ -122,12 +122,7 @@ impl<'a> Turn<'a> {
     /// `dir`: a reversal into its neck keeps the current direction (RULES.md
     /// section 7, step 2).
     pub fn effective(&self, dir: Dir) -> Dir {
-        let me = self.me();
-        if me.trail >= 2 && dir == me.dir.opposite() {
-            me.dir
-        } else {
-            dir
-        }
+        self.me().resolve(dir)
     }
 
     /// Whether riding `dir` would crash at once into a wall, a rock, a trail
@@ -247,13 +242,13 @@ impl Bot for Failed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::{Action, Config, Engine, Game};
+    use lightcycles_core::{Action, Config, Engine, ReferenceGame};
 
     #[test]
     fn a_turn_shows_the_observation_the_core_builds() {
         for (seed, players, side) in [(1, 2, 48), (7, 4, 24), (3, 3, 20)] {
             let config = Config { width: side, height: side, players, ..Config::default() };
-            let mut game = Game::seeded(&config, seed).unwrap();
+            let mut game = ReferenceGame::seeded(&config, seed).unwrap();
             for _ in 0..3 {
                 let position = game.position();
                 for you in 0..players as usize {
@@ -267,7 +262,7 @@ mod tests {
     #[test]
     fn reversal_into_the_neck_is_seen_as_going_straight() {
         let config = Config { width: 8, height: 8, rock_density: 0, ..Config::default() };
-        let mut game = Game::seeded(&config, 123).unwrap();
+        let mut game = ReferenceGame::seeded(&config, 123).unwrap();
         // Player 0 starts at (2, 2) facing N, without a neck.
         let position = game.position();
         let turn = Turn::new(&position, 0);

@@ -14,7 +14,7 @@ use crate::view;
 pub(crate) fn verify(files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
     for path in files {
         let shown = path.display();
-        match verify::check_file::<lightcycles_core::Game>(path) {
+        match verify::check_file::<lightcycles_core::ReferenceGame>(path) {
             Ok(Verdict::Verified(o)) => {
                 let result = match o.winner {
                     Some(w) => format!("player {w} won"),

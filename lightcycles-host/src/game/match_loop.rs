@@ -242,7 +242,7 @@ mod tests {
     use crate::bot::builtin::Builtin;
     use crate::bot::{BotContext, Failed};
     use lightcycles_core::replay::verify;
-    use lightcycles_core::Game;
+    use lightcycles_core::ReferenceGame;
 
     fn bots(kinds: &[Builtin], seed: u64) -> Vec<Box<dyn Bot>> {
         let players = kinds.len();
@@ -263,11 +263,13 @@ mod tests {
             let config = Config { width: side, height: side, players, ..Config::default() };
             let kinds: Vec<Builtin> = (0..players as usize).map(|i| Builtin::ALL[i % 3]).collect();
             let one =
-                play::<Game>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed), &mut unwatched).unwrap();
+                play::<ReferenceGame>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed), &mut unwatched)
+                    .unwrap();
             let two =
-                play::<Game>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed), &mut unwatched).unwrap();
+                play::<ReferenceGame>(&setup(config, seed), names(kinds.len()), bots(&kinds, seed), &mut unwatched)
+                    .unwrap();
             assert_eq!(one.replay.to_json(), two.replay.to_json());
-            assert_eq!(verify::<Game>(&one.replay).unwrap(), one.outcome);
+            assert_eq!(verify::<ReferenceGame>(&one.replay).unwrap(), one.outcome);
             assert_eq!(one.replay.seed, Some(seed));
             assert_eq!(one.replay.names, names(kinds.len()));
         }
@@ -278,13 +280,13 @@ mod tests {
         let config = Config::default();
         let mut kinds = bots(&[Builtin::Fuzz, Builtin::Random], 1);
         kinds[1] = Box::new(Failed { error: crate::bot::BotError("no such program".into()) });
-        let record = play::<Game>(&setup(config, 1), names(2), kinds, &mut unwatched).unwrap();
+        let record = play::<ReferenceGame>(&setup(config, 1), names(2), kinds, &mut unwatched).unwrap();
         let crashes = record.replay.faults.iter().filter(|row| row[1] == Some(FaultKind::Crash)).count() as u32;
         assert!(crashes >= 1);
         assert_eq!(record.faults[1], FaultCounts { crash: crashes, ..FaultCounts::default() });
         let fuzz_faults = record.replay.faults.iter().filter(|row| row[0].is_some()).count() as u32;
         assert_eq!(record.faults[0].total(), fuzz_faults);
-        verify::<Game>(&record.replay).unwrap();
+        verify::<ReferenceGame>(&record.replay).unwrap();
     }
 
     #[test]
@@ -294,7 +296,7 @@ mod tests {
             Box::new(Failed { error: crate::bot::BotError("gone".into()) }),
             bots(&[Builtin::Random], 2).remove(0),
         ];
-        let record = play::<Game>(&setup(config, 2), names(2), kinds, &mut unwatched).unwrap();
+        let record = play::<ReferenceGame>(&setup(config, 2), names(2), kinds, &mut unwatched).unwrap();
         assert_eq!(record.outcome.winner, Some(1));
         assert_eq!(record.outcome.ticks, 1);
         assert_eq!(record.replay.faults, vec![vec![Some(FaultKind::Crash), None]]);
@@ -303,7 +305,7 @@ mod tests {
     #[test]
     fn dead_players_are_not_asked_and_record_nothing() {
         let config = Config { width: 24, height: 24, players: 3, ..Config::default() };
-        let record = play::<Game>(
+        let record = play::<ReferenceGame>(
             &setup(config, 21),
             names(3),
             bots(&[Builtin::Straight, Builtin::Random, Builtin::Random], 21),
@@ -328,11 +330,12 @@ mod tests {
         let config = file.config(100, FaultPolicy::Straight);
         let setup = GameSetup { config, seed: 5, map_file: Some(&file), limits: Limits::default() };
         let record =
-            play::<Game>(&setup, names(2), bots(&[Builtin::Random, Builtin::Random], 5), &mut unwatched).unwrap();
+            play::<ReferenceGame>(&setup, names(2), bots(&[Builtin::Random, Builtin::Random], 5), &mut unwatched)
+                .unwrap();
         assert_eq!(record.replay.seed, None);
         assert_eq!(record.replay.map.as_deref(), Some(text));
         assert_eq!((record.replay.config.players, record.replay.config.rock_density), (2, 0));
-        verify::<Game>(&record.replay).unwrap();
+        verify::<ReferenceGame>(&record.replay).unwrap();
     }
 
     #[test]
@@ -340,11 +343,11 @@ mod tests {
         let config = Config::default();
         let kinds = [Builtin::Random, Builtin::Fuzz];
         let mut seen: Vec<(u32, Vec<Answer>)> = Vec::new();
-        let watched = play::<Game>(&setup(config, 4), names(2), bots(&kinds, 4), &mut |game, answers| {
+        let watched = play::<ReferenceGame>(&setup(config, 4), names(2), bots(&kinds, 4), &mut |game, answers| {
             seen.push((game.tick(), answers.to_vec()));
         })
         .unwrap();
-        let plain = play::<Game>(&setup(config, 4), names(2), bots(&kinds, 4), &mut unwatched).unwrap();
+        let plain = play::<ReferenceGame>(&setup(config, 4), names(2), bots(&kinds, 4), &mut unwatched).unwrap();
         assert_eq!(watched.replay, plain.replay);
         let ticks: Vec<u32> = seen.iter().map(|(t, _)| *t).collect();
         assert_eq!(ticks, (0..=plain.outcome.ticks).collect::<Vec<_>>(), "the start, then every tick");
@@ -358,8 +361,13 @@ mod tests {
 
     #[test]
     fn wrong_bot_count_is_an_error() {
-        let err = play::<Game>(&setup(Config::default(), 0), names(3), bots(&[Builtin::Random; 3], 0), &mut unwatched)
-            .unwrap_err();
+        let err = play::<ReferenceGame>(
+            &setup(Config::default(), 0),
+            names(3),
+            bots(&[Builtin::Random; 3], 0),
+            &mut unwatched,
+        )
+        .unwrap_err();
         assert_eq!(err.to_string(), "3 bots for a game of 2 players");
     }
 

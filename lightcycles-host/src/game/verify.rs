@@ -56,7 +56,7 @@ fn malformed(e: ReplayError) -> FileError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::Game;
+    use lightcycles_core::ReferenceGame;
     use proptest::prelude::*;
 
     const HEADON: &str = include_str!("../../../lightcycles-core/tests/golden-replays/map_headon_draw.json");
@@ -65,20 +65,20 @@ mod tests {
     #[test]
     fn golden_replays_verify() {
         for text in [HEADON, SIM] {
-            assert!(matches!(check_text::<Game>(text), Ok(Verdict::Verified(_))));
+            assert!(matches!(check_text::<ReferenceGame>(text), Ok(Verdict::Verified(_))));
         }
     }
 
     #[test]
     fn bad_json_names_line_and_column() {
         let truncated = &SIM[..SIM.len() / 2];
-        let e = check_text::<Game>(truncated).unwrap_err().to_string();
+        let e = check_text::<ReferenceGame>(truncated).unwrap_err().to_string();
         assert!(e.starts_with("malformed replay: EOF while parsing") && e.contains("line 1 column"), "{e}");
         let wrong_type = SIM.replacen("\"seed\": 503", "\"seed\": \"503\"", 1);
-        let e = check_text::<Game>(&wrong_type).unwrap_err().to_string();
+        let e = check_text::<ReferenceGame>(&wrong_type).unwrap_err().to_string();
         assert!(e.contains("invalid type: string \"503\", expected u64 at line 1 column"), "{e}");
         let bad_map = HEADON.replacen("#1 ", "#3 ", 1);
-        let e = check_text::<Game>(&bad_map).unwrap_err().to_string();
+        let e = check_text::<ReferenceGame>(&bad_map).unwrap_err().to_string();
         assert!(e.contains("map: line 6, column 2"), "{e}");
     }
 
@@ -91,7 +91,7 @@ mod tests {
             bytes[at] = byte;
             bytes.truncate(bytes.len() - cut % bytes.len());
             let text = String::from_utf8_lossy(&bytes);
-            let _ = check_text::<Game>(&text);
+            let _ = check_text::<ReferenceGame>(&text);
         }
     }
 }

@@ -142,7 +142,7 @@ impl Board {
 mod tests {
     use super::*;
     use lightcycles_core::replay::Replay;
-    use lightcycles_core::{Answer, Game};
+    use lightcycles_core::{Answer, ReferenceGame};
 
     fn golden(name: &str) -> Replay {
         let path = format!("{}/../lightcycles-core/tests/golden-replays/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -170,7 +170,7 @@ mod tests {
             let replay = golden(&name);
             let v = Viewable::check(&replay).unwrap();
             let map = replay.build_map().unwrap();
-            let mut game = Game::from_map(&replay.game_config(), &map).unwrap();
+            let mut game = ReferenceGame::from_map(&replay.game_config(), &map).unwrap();
             for tick in 0..=v.last_tick() {
                 if tick > 0 {
                     let k = tick as usize - 1;

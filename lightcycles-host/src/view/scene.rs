@@ -144,7 +144,7 @@ impl Scene {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::{Action, Dir, Game};
+    use lightcycles_core::{Action, Dir, ReferenceGame};
 
     fn golden(name: &str) -> Replay {
         let path = format!("{}/../lightcycles-core/tests/golden-replays/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -191,7 +191,7 @@ mod tests {
     #[test]
     fn a_game_in_progress_has_no_ending_yet() {
         let config = lightcycles_core::Config::default();
-        let mut game = Game::seeded(&config, 1).unwrap();
+        let mut game = ReferenceGame::seeded(&config, 1).unwrap();
         let names = vec!["a".to_string(), "b".to_string()];
         let before = Scene::from_engine(&game, &names, &[], MapOrigin::Seed(1));
         assert_eq!((before.tick, before.last_tick, before.ending.is_none()), (0, None, true));

@@ -84,10 +84,10 @@ impl<W: Write> Watcher<W> {
 mod tests {
     use super::*;
     use crate::view::scene::MapOrigin;
-    use lightcycles_core::{Action, Answer, Config, Dir, Engine, Game};
+    use lightcycles_core::{Action, Answer, Config, Dir, Engine, ReferenceGame};
 
     fn scenes() -> Vec<Scene> {
-        let mut game = Game::seeded(&Config::default(), 3).unwrap();
+        let mut game = ReferenceGame::seeded(&Config::default(), 3).unwrap();
         let names = vec!["left".to_string(), "right\x1b[31m".to_string()];
         let mut scenes = vec![Scene::from_engine(&game, &names, &[], MapOrigin::Seed(3))];
         for _ in 0..3 {

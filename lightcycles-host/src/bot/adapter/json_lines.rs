@@ -88,11 +88,11 @@ impl Adapter for JsonLinesAdapter {
 mod tests {
     use super::*;
     use lightcycles_core::observation::Observation;
-    use lightcycles_core::{Config, Engine, Game};
+    use lightcycles_core::{Config, Engine, ReferenceGame};
 
     #[test]
     fn the_message_is_the_observation_on_one_line() {
-        let game = Game::seeded(&Config::default(), 3).unwrap();
+        let game = ReferenceGame::seeded(&Config::default(), 3).unwrap();
         let position = game.position();
         let m = message(&Turn::new(&position, 1));
         assert_eq!(m.iter().filter(|&&b| b == b'\n').count(), 1);
@@ -112,7 +112,7 @@ mod tests {
         };
         let ctx = BotContext { game: 0, seat: 1, players: 2, seed: 0 };
         let mut bot = factory.create(&ctx).unwrap();
-        let game = Game::seeded(&Config::default(), 3).unwrap();
+        let game = ReferenceGame::seeded(&Config::default(), 3).unwrap();
         let position = game.position();
         assert_eq!(bot.answer(&Turn::new(&position, 1), Duration::from_secs(5)), Reply::Line(b"E".to_vec()));
         assert_eq!(bot.answer(&Turn::new(&position, 0), Duration::from_secs(5)), Reply::Line(b"W".to_vec()));

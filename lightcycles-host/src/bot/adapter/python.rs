@@ -118,7 +118,7 @@ impl Adapter for PythonAdapter {
 mod tests {
     use super::*;
     use crate::bot::{Reply, Turn};
-    use lightcycles_core::{Config, Engine, Game};
+    use lightcycles_core::{Config, Engine, ReferenceGame};
     use std::time::Duration;
 
     fn bot_file(dir: &Path, body: &str) -> PathBuf {
@@ -133,7 +133,7 @@ mod tests {
         let place = LogPlace { dir: dir.path().join("logs"), name: "main".into() };
         let factory = PythonFactory::new(&path, Some(place.clone()), Sandbox::default()).unwrap();
         let mut bot = factory.create(&BotContext { game: 0, seat: 0, players: 2, seed: 0 }).unwrap();
-        let mut game = Game::seeded(&Config::default(), 9).unwrap();
+        let mut game = ReferenceGame::seeded(&Config::default(), 9).unwrap();
         let mut replies = Vec::new();
         for &ms in limits {
             let position = game.position();

@@ -148,7 +148,7 @@ impl Adapter for Tron2010Adapter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::{Action, Answer, Config, Dir, Engine, FaultKind, Game};
+    use lightcycles_core::{Action, Answer, Config, Dir, Engine, FaultKind, ReferenceGame};
 
     fn text(turn: &Turn<'_>) -> String {
         String::from_utf8(message(turn)).unwrap()
@@ -157,7 +157,7 @@ mod tests {
     #[test]
     fn each_player_sees_itself_as_1_inside_a_border() {
         let config = Config { width: 8, height: 8, rock_density: 25, ..Config::default() };
-        let mut game = Game::seeded(&config, 123).unwrap();
+        let mut game = ReferenceGame::seeded(&config, 123).unwrap();
         // Starts (2,2) N and (5,5) S; rocks from the golden map of seed 123.
         game.step(&[Action::Move(Dir::E), Action::Keep]).unwrap();
         let position = game.position();
@@ -229,7 +229,7 @@ mod tests {
         let script = "while read -r w h; do i=0; while [ $i -lt $h ]; do read -r row; i=$((i+1)); done; echo 2; done";
         let f = Tron2010Factory { command: script.into(), log: None, sandbox: Sandbox::default() };
         let mut bot = f.create(&BotContext { game: 0, seat: 1, players: 2, seed: 0 }).unwrap();
-        let game = Game::seeded(&Config::default(), 1).unwrap();
+        let game = ReferenceGame::seeded(&Config::default(), 1).unwrap();
         let position = game.position();
         for _ in 0..3 {
             assert_eq!(bot.answer(&Turn::new(&position, 1), Duration::from_secs(5)), Reply::Line(b"E".to_vec()));

@@ -10,7 +10,7 @@ pub mod space;
 
 use std::time::Duration;
 
-use lightcycles_core::search::{self as room, Scratch};
+use lightcycles_core::space::{self as room, Scratch};
 use lightcycles_core::{Dir, Engine, FastGame, Pos, SplitMix64};
 
 use crate::bot::builtin::search::{SearchBot, SearchOptions};
@@ -211,7 +211,7 @@ impl Bot for WallhugBot {
 
 /// `builtin:floodfill`: for each move that does not crash at once, counts
 /// the free cells still reachable from the new cell (the core's
-/// [`reachable`](lightcycles_core::search::reachable): the new cell and every
+/// [`reachable`](lightcycles_core::space::reachable): the new cell and every
 /// free cell joined to it, or none when it is a dead end; one more than the
 /// room beyond the cell whenever there is any, so the order of the moves is
 /// that of the room they leave) and takes the move that keeps the most.
@@ -406,7 +406,7 @@ impl Builtin {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::{parse_move, Action, Answer, Config, Engine, FaultKind, Game, Position, Start};
+    use lightcycles_core::{parse_move, Action, Answer, Config, Engine, FaultKind, Position, ReferenceGame, Start};
     use std::collections::HashSet;
 
     fn ctx(seed: u64, seat: usize) -> BotContext {
@@ -453,7 +453,7 @@ mod tests {
             )
             .unwrap(),
         );
-        let mut game = Game::from_position(&position).unwrap();
+        let mut game = ReferenceGame::from_position(&position).unwrap();
         game.step(&[Action::Move(Dir::E), Action::Keep]).unwrap();
         position = game.position();
         assert_eq!(position.players[0].pos, lightcycles_core::Pos::new(1, 1));
@@ -473,7 +473,7 @@ mod tests {
     #[test]
     fn random_spreads_over_the_safe_moves() {
         let config = Config { width: 16, height: 16, rock_density: 0, ..Config::default() };
-        let game = Game::seeded(&config, 9).unwrap();
+        let game = ReferenceGame::seeded(&config, 9).unwrap();
         let position = game.position();
         let turn = Turn::new(&position, 0);
         let mut seen = HashSet::new();
@@ -633,7 +633,7 @@ mod tests {
     #[test]
     fn fuzz_is_seeded_and_mixes_moves_with_every_kind_of_fault() {
         let config = Config { width: 16, height: 16, rock_density: 0, ..Config::default() };
-        let game = Game::seeded(&config, 4).unwrap();
+        let game = ReferenceGame::seeded(&config, 4).unwrap();
         let position = game.position();
         let turn = Turn::new(&position, 1);
         let run = |seed| {

@@ -1,6 +1,6 @@
 //! The walls around a cell, as the space-minded built-in bots (`wallhug`,
 //! `floodfill`) weigh them on a [`Position`]: how many solid cells touch a
-//! cell. (The room a cycle has is the core's `search::reachable`.)
+//! cell. (The room a cycle has is the core's `space::reachable`.)
 
 use lightcycles_core::{Dir, Pos, Position, EMPTY};
 

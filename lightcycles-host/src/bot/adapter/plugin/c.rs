@@ -195,7 +195,7 @@ impl Drop for CBrain {
 mod tests {
     use super::*;
     use crate::bot::Turn;
-    use lightcycles_core::{Answer, Config, Engine, FaultKind, Game};
+    use lightcycles_core::{Answer, Config, Engine, FaultKind, ReferenceGame};
     use lightcycles_ffi::{LcObservation, LC_BOT_ABI_VERSION};
 
     /// A bot in C's clothes: answers its tick number minus 2 (so -1, 0, 1,
@@ -237,7 +237,7 @@ mod tests {
         let factory = unsafe { CPluginFactory::from_table(&TABLE, "table") }.unwrap();
         let mut zero = factory.create(&BotContext { game: 0, seat: 0, players: 2, seed: 1 }).unwrap();
         let mut one = factory.create(&BotContext { game: 0, seat: 1, players: 2, seed: 1 }).unwrap();
-        let mut game = Game::seeded(&Config { width: 20, height: 20, ..Config::default() }, 1).unwrap();
+        let mut game = ReferenceGame::seeded(&Config { width: 20, height: 20, ..Config::default() }, 1).unwrap();
         let mut replies = Vec::new();
         for _ in 0..6 {
             let position = game.position();

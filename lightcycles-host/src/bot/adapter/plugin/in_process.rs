@@ -192,7 +192,7 @@ pub trait BrainSource: Send + Sync {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lightcycles_core::{Config, Engine, Game};
+    use lightcycles_core::{Config, Engine, ReferenceGame};
 
     /// Sleeps `sleeps[tick - 1]` ms, then answers the tick's number.
     struct Sleepy {
@@ -213,7 +213,7 @@ mod tests {
         let sleeps = vec![0, 600, 0, 0, 0];
         let limits = [5000, 100, 100, 5000, 5000];
         let mut bot = ThreadBot::start(Sleepy { sleeps }, "sleepy", BotLog::discard()).unwrap();
-        let mut game = Game::seeded(&Config::default(), 1).unwrap();
+        let mut game = ReferenceGame::seeded(&Config::default(), 1).unwrap();
         let mut replies = Vec::new();
         for ms in limits {
             let position = game.position();

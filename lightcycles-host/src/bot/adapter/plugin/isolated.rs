@@ -263,8 +263,8 @@ mod tests {
 
     #[test]
     fn requests_carry_a_number_a_limit_and_the_observation() {
-        use lightcycles_core::{Config, Engine, Game};
-        let game = Game::seeded(&Config::default(), 4).unwrap();
+        use lightcycles_core::{Config, Engine, ReferenceGame};
+        let game = ReferenceGame::seeded(&Config::default(), 4).unwrap();
         let obs = Observation::new(&game, 1);
         let line = format!("7 50 {}\n", obs.to_json());
         let (seq, limit, parsed) = parse_request(line.as_bytes()).unwrap();

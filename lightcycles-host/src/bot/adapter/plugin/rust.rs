@@ -161,7 +161,7 @@ mod tests {
     use super::*;
     use crate::bot::Turn;
     use abi_stable::sabi_types::VersionNumber;
-    use lightcycles_core::{Config, Engine, Game};
+    use lightcycles_core::{Config, Engine, ReferenceGame};
     use lightcycles_plugin::{module_of, Dir, PluginBot};
 
     /// Answers E when it is told its time limit of 1234 ms, N when the
@@ -188,7 +188,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let place = LogPlace { dir: dir.path().to_path_buf(), name: "teller".into() };
         let factory = RustPluginFactory::new(module_of::<Teller>(), Path::new("teller.so"), Some(place.clone()));
-        let mut game = Game::seeded(&Config::default(), 2).unwrap();
+        let mut game = ReferenceGame::seeded(&Config::default(), 2).unwrap();
         let mut zero = factory.create(&BotContext { game: 0, seat: 0, players: 2, seed: 2 }).unwrap();
         let mut one = factory.create(&BotContext { game: 0, seat: 1, players: 2, seed: 2 }).unwrap();
         let mut replies = Vec::new();

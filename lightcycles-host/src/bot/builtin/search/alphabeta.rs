@@ -17,8 +17,8 @@
 //! Replies that cut a branch off are tried first at the same depth
 //! elsewhere (killer replies).
 
-use lightcycles_core::search::{safe_moves, Moves};
-use lightcycles_core::{Action, Dir, Engine, FastGame};
+use lightcycles_core::space::safe_moves;
+use lightcycles_core::{Action, Dir, DirSet, Engine, FastGame};
 
 use super::budget::Budget;
 use super::cells::CellGraph;
@@ -225,10 +225,10 @@ impl RootSearch for Duel {
 
 /// The moves worth trying for `id`: those that do not crash at once, or,
 /// when every move crashes, going straight on (one move stands for all).
-fn moves_of(game: &FastGame, id: usize) -> Moves {
+fn moves_of(game: &FastGame, id: usize) -> DirSet {
     let safe = safe_moves(game, id);
     if safe.is_empty() {
-        Moves::NONE.with(game.dir(id))
+        DirSet::NONE.with(game.dir(id))
     } else {
         safe
     }
@@ -236,7 +236,7 @@ fn moves_of(game: &FastGame, id: usize) -> Moves {
 
 /// Writes `moves` into `out`, `first` (when among them) before the others;
 /// returns how many.
-fn ordered(moves: Moves, first: Option<Dir>, out: &mut [Dir; 4]) -> usize {
+fn ordered(moves: DirSet, first: Option<Dir>, out: &mut [Dir; 4]) -> usize {
     let mut n = 0;
     if let Some(f) = first.filter(|&f| moves.contains(f)) {
         out[0] = f;

@@ -379,7 +379,7 @@ mod tests {
             let text: Vec<String> = rows.iter().map(|r| String::from_utf8(r.clone()).unwrap()).collect();
             let rows: Vec<&str> = text.iter().map(String::as_str).collect();
             let game = drawn_game(&rows);
-            let room = lightcycles_core::search::reachable(&game, game.head(0));
+            let room = lightcycles_core::space::reachable(&game, game.head(0));
             let band = match room {
                 6..=15 if small < 20 => &mut small,
                 16..=28 if large < 20 => &mut large,

@@ -11,7 +11,7 @@
 //!   from the root so that a quick win beats a slow one and a slow loss a
 //!   quick one.
 
-use lightcycles_core::search::{self, Scratch};
+use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{Dir, Engine, FastGame, Pos};
 
 use super::cells::CellGraph;
@@ -71,14 +71,14 @@ impl Evaluator {
     /// can make at most if nobody else gets in its way.
     pub fn room_bound(&mut self, graph: &CellGraph, game: &FastGame, id: usize) -> u32 {
         let head = game.head(id);
-        search::reachable_with(game, head, &mut self.scratch);
+        space::reachable_with(game, head, &mut self.scratch);
         self.chambers.bound(graph, self.scratch.reached(), graph.cell(head))
     }
 
     /// Evaluates a position of two living players `me` and `other`.
     pub fn duel(&mut self, graph: &CellGraph, game: &FastGame, me: usize, other: usize) -> DuelView {
         let (my_head, their_head) = (game.head(me), game.head(other));
-        search::reachable_with(game, my_head, &mut self.scratch);
+        space::reachable_with(game, my_head, &mut self.scratch);
         let meets = touches(game, self.scratch.reached(), their_head);
         if !meets {
             let mine = self.chambers.bound(graph, self.scratch.reached(), graph.cell(my_head));
@@ -87,7 +87,7 @@ impl Evaluator {
             let value = diff * SEPARATED_CELL + diff.signum() * SEPARATED_BONUS;
             return DuelView { separated: true, space: [mine, theirs], value };
         }
-        search::voronoi_with(game, &mut self.scratch);
+        space::voronoi_with(game, &mut self.scratch);
         let mine = self.chambers.bound(graph, self.scratch.owned(me), graph.cell(my_head));
         let theirs = self.chambers.bound(graph, self.scratch.owned(other), graph.cell(their_head));
         let value = (mine as i32 - theirs as i32) * CELL;
@@ -98,7 +98,7 @@ impl Evaluator {
     /// Voronoi cells, and the same for every other living player (in
     /// `spaces`, by id; 0 for the dead).
     pub fn spaces(&mut self, graph: &CellGraph, game: &FastGame, spaces: &mut [u32]) {
-        search::voronoi_with(game, &mut self.scratch);
+        space::voronoi_with(game, &mut self.scratch);
         for (id, space) in spaces.iter_mut().enumerate().take(game.num_players()) {
             *space = if game.is_alive(id) {
                 self.chambers.bound(graph, self.scratch.owned(id), graph.cell(game.head(id)))
@@ -111,7 +111,7 @@ impl Evaluator {
     /// Whether `a`'s room reaches a cell next to `b`'s head: the two can
     /// still meet.
     pub fn can_meet(&mut self, game: &FastGame, a: usize, b: usize) -> bool {
-        search::reachable_with(game, game.head(a), &mut self.scratch);
+        space::reachable_with(game, game.head(a), &mut self.scratch);
         touches(game, self.scratch.reached(), game.head(b))
     }
 }
@@ -187,7 +187,7 @@ mod tests {
             ".......B", //
         ];
         let v = view(&rows);
-        let split = search::voronoi(&drawn_game(&rows));
+        let split = space::voronoi(&drawn_game(&rows));
         assert!(!v.separated);
         assert!(v.space[0] < split.counts[0], "{v:?} against {split:?}");
         assert!(v.value < (split.counts[0] as i32 - split.counts[1] as i32) * CELL);

@@ -278,7 +278,7 @@ mod tests {
     use super::*;
     use crate::bot::builtin::Builtin;
     use crate::game::match_loop::{play, unwatched, GameSetup, Limits};
-    use lightcycles_core::search::safe_moves;
+    use lightcycles_core::space::safe_moves;
     use lightcycles_core::{Action, Config, SplitMix64};
 
     fn bot(nodes: u64, seat: usize, players: usize) -> SearchBot {

@@ -17,8 +17,8 @@
 //! counted in ticks (later is better), being the last rider a win. Moves are
 //! applied together with the engine's `step`, as in the game.
 
-use lightcycles_core::search::{safe_moves, Moves};
-use lightcycles_core::{Action, Dir, Engine, FastGame, Pos};
+use lightcycles_core::space::safe_moves;
+use lightcycles_core::{Action, Dir, DirSet, Engine, FastGame, Pos};
 
 use super::alphabeta::{deepen, Decision, RootSearch};
 use super::budget::Budget;
@@ -173,10 +173,10 @@ impl RootSearch for Paranoid {
 
 /// The moves worth trying for `id`: those that do not crash at once, or
 /// going straight on when every move crashes.
-fn moves_of(game: &FastGame, id: usize) -> Moves {
+fn moves_of(game: &FastGame, id: usize) -> DirSet {
     let safe = safe_moves(game, id);
     if safe.is_empty() {
-        Moves::NONE.with(game.dir(id))
+        DirSet::NONE.with(game.dir(id))
     } else {
         safe
     }

@@ -1,4 +1,4 @@
-//! Flood fills for search, on the core's search helpers over the fast
+//! Flood fills for search, on the core's space helpers over the fast
 //! engine: the cells a player can still reach, the Voronoi split of the
 //! board (who reaches each empty cell first), and whether two players can
 //! still meet.
@@ -8,8 +8,8 @@
 
 use std::cell::RefCell;
 
-use lightcycles_core::search::{self as core_search, Scratch};
-use lightcycles_core::{Dir, Engine, FastGame, Pos};
+use lightcycles_core::space::{self as core_space, Scratch};
+use lightcycles_core::{Engine, FastGame, Pos};
 
 /// `owners` value of a cell that no single player reaches first: a tie,
 /// a cell nobody reaches, or a cell that is not empty.
@@ -25,7 +25,7 @@ pub fn reachable(game: &FastGame, player: usize) -> u32 {
     if !game.is_alive(player) {
         return 0;
     }
-    SCRATCH.with(|s| core_search::reachable_with(game, game.head(player), &mut s.borrow_mut()))
+    SCRATCH.with(|s| core_space::reachable_with(game, game.head(player), &mut s.borrow_mut()))
 }
 
 /// Whether players `a` and `b` can no longer meet: no empty cell is
@@ -39,14 +39,12 @@ pub fn separated(game: &FastGame, a: usize, b: usize) -> bool {
         return false;
     }
     let layout = game.layout();
-    let (w, h) = (layout.width(), layout.height());
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        core_search::reachable_with(game, game.head(a), s);
+        core_space::reachable_with(game, game.head(a), s);
         // b's room is the empty cells connected to its head's neighbours:
         // the rooms meet when a reaches one of those neighbours.
-        let reached = s.reached();
-        !Dir::ALL.iter().filter_map(|&d| game.head(b).step(d, w, h)).any(|cell| layout.get(reached, cell))
+        !layout.any_neighbour(s.reached(), game.head(b))
     })
 }
 
@@ -60,7 +58,7 @@ pub fn voronoi(game: &FastGame, counts: &mut [u32], owners: &mut [i8]) {
     let n = game.num_players();
     SCRATCH.with(|s| {
         let s = &mut *s.borrow_mut();
-        let split = core_search::voronoi_with(game, s);
+        let split = core_space::voronoi_with(game, s);
         counts[..n].copy_from_slice(&split.counts[..n]);
         if !owners.is_empty() {
             let c = game.config();
@@ -78,16 +76,16 @@ pub fn voronoi(game: &FastGame, counts: &mut [u32], owners: &mut [i8]) {
 mod tests {
     use super::*;
     use lightcycles_core::map::parse_2010;
-    use lightcycles_core::{Action, Config, Game, EMPTY};
+    use lightcycles_core::{Action, Config, ReferenceGame, EMPTY};
 
-    fn game(map: &str) -> Game {
+    fn game(map: &str) -> ReferenceGame {
         let map = parse_2010(map).unwrap();
         let config = Config { width: map.width, height: map.height, players: 2, rock_density: 0, ..Config::default() };
-        Game::from_map(&config, &map).unwrap()
+        ReferenceGame::from_map(&config, &map).unwrap()
     }
 
     /// The fast engine's copy of a reference game.
-    fn fast(g: &Game) -> FastGame {
+    fn fast(g: &ReferenceGame) -> FastGame {
         FastGame::from_position(&g.position()).unwrap()
     }
 
@@ -175,7 +173,7 @@ mod tests {
 
     /// The definition, written plainly: per-player distances, owner the
     /// unique nearest.
-    fn naive_voronoi(g: &Game) -> (Vec<u32>, Vec<i8>) {
+    fn naive_voronoi(g: &ReferenceGame) -> (Vec<u32>, Vec<i8>) {
         let c = g.config();
         let (w, h) = (c.width, c.height);
         let n = g.num_players();
@@ -214,7 +212,7 @@ mod tests {
         (counts, owners)
     }
 
-    fn naive_reachable(g: &Game, id: usize) -> u32 {
+    fn naive_reachable(g: &ReferenceGame, id: usize) -> u32 {
         let (counts, _) = naive_voronoi(&{
             // Alone on the board, a player owns exactly what it reaches.
             let mut position = g.position();
@@ -224,7 +222,7 @@ mod tests {
                     p.eliminated_at = Some(position.tick);
                 }
             }
-            Game::from_position(&position).unwrap()
+            ReferenceGame::from_position(&position).unwrap()
         });
         counts[id]
     }
@@ -240,7 +238,7 @@ mod tests {
             rocks in 0u32..=25, ticks in prop::collection::vec(prop::collection::vec(0u8..4, 8), 0..40),
         ) {
             let config = Config { width, height, players, rock_density: rocks, ..Config::default() };
-            let mut g = Game::seeded(&config, seed).unwrap();
+            let mut g = ReferenceGame::seeded(&config, seed).unwrap();
             for codes in ticks {
                 if g.is_over() {
                     break;

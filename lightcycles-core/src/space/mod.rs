@@ -1,13 +1,14 @@
 //! What every Tron bot asks of a position, on the fast engine: how much room
 //! a cycle has, who gets to which part of the board first, whether the
-//! players can still meet, and which moves do not crash at once.
+//! players can still meet; and, on any engine, which moves do not crash at
+//! once ([`safe_moves`]).
 //!
-//! Every helper comes in two forms: a plain one that allocates its working
+//! Every flood fill comes in two forms: a plain one that allocates its working
 //! memory, and a `_with` one that takes a [`Scratch`] and, once the scratch
 //! has been sized for the board, allocates nothing. Search code keeps one
 //! scratch per thread and calls the `_with` forms.
 //!
-//! All of them read the solid plane of a [`FastGame`] only: a cell is free
+//! The flood fills read the solid plane of a [`FastGame`] only: a cell is free
 //! when it holds `-1`. Heads are solid, so a cycle's room never includes its
 //! own head, and off the board is a wall.
 
@@ -15,11 +16,16 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::bitboard::{self, Layout};
+use crate::config::MAX_PLAYERS;
 use crate::engine::Engine;
-use crate::fast::{FastGame, MAX_PLAYERS};
-use crate::geometry::{Dir, Pos};
+use crate::fast::FastGame;
+use crate::geometry::{DirSet, Pos, EMPTY};
 
-/// Working memory of the search helpers, kept between calls so that hot
+mod voronoi;
+
+pub use voronoi::{voronoi, voronoi_with, Voronoi};
+
+/// Working memory of the space helpers, kept between calls so that hot
 /// paths allocate nothing. It resizes itself (allocating) only when it meets
 /// a board larger than any before.
 ///
@@ -120,336 +126,6 @@ pub fn reachable_with(game: &FastGame, from: Pos, scratch: &mut Scratch) -> u32 
     bitboard::count(reach)
 }
 
-/// How the free cells split between the living players: each goes to the
-/// player that reaches it in strictly fewer moves than every other (moving
-/// through free cells from its head); cells reached first by two or more at
-/// once are ties, and belong to nobody.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Voronoi {
-    /// Cells owned, by player id (0 for eliminated players and unused ids).
-    pub counts: [u32; MAX_PLAYERS],
-    /// Cells reached first by two or more players at once.
-    pub ties: u32,
-}
-
-/// The Voronoi split of the free cells between the living players.
-pub fn voronoi(game: &FastGame) -> Voronoi {
-    voronoi_with(game, &mut Scratch::for_game(game))
-}
-
-/// [`voronoi`] with caller-provided memory; the cells each player owns are
-/// left in [`Scratch::owned`].
-///
-/// First each living player's room (the cells it can reach at all, a flood
-/// fill): a cell in one room only is that player's, whatever the distances.
-/// Then, on the cells that several rooms share, a breadth-first search from
-/// their heads at once, one layer per move, each layer computed with bit
-/// shifts over the rows the layer spans: a cell first reached by one player
-/// is that player's; one reached by several at once is a tie, and the
-/// search goes on through it for each of them (their distances are equal).
-/// When only one player's search still has cells ahead, a flood fill
-/// finishes it. Separated players cost only their flood fills. With two
-/// living players (the usual game) a leaner search runs both frontiers in
-/// one pass per layer: see `voronoi_pair`.
-pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
-    let layout = game.layout();
-    scratch.fit(layout);
-    let n = game.num_players();
-    scratch.players = n;
-    let words = layout.words();
-    let k = layout.words_per_row();
-    let h = layout.height() as usize;
-    let mut result = Voronoi::default();
-    let mut living = [0usize; MAX_PLAYERS];
-    let mut riders = 0;
-    for id in (0..n).filter(|&id| game.is_alive(id)) {
-        living[riders] = id;
-        riders += 1;
-    }
-    let living = &living[..riders];
-    if let [a, b] = *living {
-        return voronoi_pair(game, scratch, [a, b]);
-    }
-
-    let free = &mut scratch.open[..words];
-    bitboard::complement(layout, game.solid(), free);
-    let (frontier, next, owned) =
-        (&mut scratch.frontier[..n * words], &mut scratch.next[..n * words], &mut scratch.owned[..n * words]);
-    owned.fill(0);
-    frontier.fill(0);
-    next.fill(0);
-
-    // Rooms, in `next`; cells of one room only are owned at once, and the
-    // search below runs on the shared ones.
-    for &id in living {
-        let room = &mut next[id * words..(id + 1) * words];
-        bitboard::mark_neighbours(layout, free, game.head(id), room);
-        bitboard::fill(layout, free, room);
-    }
-    let mut shared_any = 0u64;
-    for w in 0..words {
-        let (mut once, mut twice) = (0u64, 0u64);
-        for &id in living {
-            let v = next[id * words + w];
-            twice |= once & v;
-            once |= v;
-        }
-        for &id in living {
-            let mine = next[id * words + w] & !twice;
-            owned[id * words + w] = mine;
-            result.counts[id] += mine.count_ones();
-        }
-        free[w] = twice;
-        shared_any |= twice;
-    }
-    next.fill(0);
-    if shared_any == 0 {
-        return result;
-    }
-
-    // The layered search on the shared cells. `rows[id]`: the rows of the
-    // player's current layer, `None` once it has nowhere left to go.
-    let mut rows: [Option<(usize, usize)>; MAX_PLAYERS] = [None; MAX_PLAYERS];
-    for &id in living {
-        let head = game.head(id);
-        layout.set(&mut frontier[id * words..(id + 1) * words], head);
-        rows[id] = Some((head.y as usize, head.y as usize));
-    }
-    let mut swapped = false;
-    loop {
-        let (cur, nxt) = if swapped { (&mut *next, &mut *frontier) } else { (&mut *frontier, &mut *next) };
-        let mut searching = living.iter().filter(|&&id| rows[id].is_some());
-        if let (Some(&id), None) = (searching.next(), searching.next()) {
-            // The others have nowhere left to go: whatever this player still
-            // reaches is its own. One flood fill finishes it.
-            let (lo, hi) = rows[id].expect("the player is searching");
-            let span = &mut nxt[id * words..(id + 1) * words];
-            bitboard::expand(layout, &cur[id * words..(id + 1) * words], free, lo, hi, span);
-            bitboard::fill(layout, free, span);
-            for (o, v) in owned[id * words..(id + 1) * words].iter_mut().zip(span.iter()) {
-                *o |= v;
-                result.counts[id] += v.count_ones();
-            }
-            break;
-        }
-        let mut grown: [Option<(usize, usize)>; MAX_PLAYERS] = [None; MAX_PLAYERS];
-        let mut written: Option<(usize, usize)> = None;
-        for &id in living {
-            let Some((lo, hi)) = rows[id] else { continue };
-            let span = &mut nxt[id * words..(id + 1) * words];
-            grown[id] = bitboard::expand(layout, &cur[id * words..(id + 1) * words], free, lo, hi, span);
-            let (first, last) = (lo.saturating_sub(1), (hi + 1).min(h - 1));
-            written = Some(written.map_or((first, last), |(f, l)| (f.min(first), l.max(last))));
-        }
-        let Some((first, last)) = written else { break };
-        // Settle who got each cell of the rows written this layer.
-        for w in first * k..(last + 1) * k {
-            let (mut once, mut twice) = (0u64, 0u64);
-            for &id in living {
-                let v = nxt[id * words + w];
-                twice |= once & v;
-                once |= v;
-            }
-            if once == 0 {
-                continue;
-            }
-            for &id in living {
-                let mine = nxt[id * words + w] & !twice;
-                owned[id * words + w] |= mine;
-                result.counts[id] += mine.count_ones();
-            }
-            result.ties += twice.count_ones();
-            free[w] &= !once;
-        }
-        // The old layer becomes the buffer of the next one: clear its rows.
-        for &id in living {
-            if let Some((lo, hi)) = rows[id] {
-                cur[id * words + lo * k..id * words + (hi + 1) * k].fill(0);
-            }
-        }
-        rows = grown;
-        swapped = !swapped;
-    }
-    result
-}
-
-/// [`voronoi_with`] for exactly two living players `a < b`, the usual case.
-///
-/// First the room of `a` (a flood fill): when it does not touch `b`'s head
-/// the two are separated and each owns its room, whatever the distances.
-/// Otherwise one breadth-first search from both heads at once, both
-/// frontiers expanded in the same pass over the rows they span.
-fn voronoi_pair(game: &FastGame, scratch: &mut Scratch, [a, b]: [usize; 2]) -> Voronoi {
-    let layout = game.layout();
-    let words = layout.words();
-    let n = game.num_players();
-    let heads = [game.head(a), game.head(b)];
-    let free = &mut scratch.open[..words];
-    bitboard::complement(layout, game.solid(), free);
-    let owned = &mut scratch.owned[..n * words];
-    owned.fill(0);
-    let (below_b, from_b) = owned.split_at_mut(b * words);
-    let (own_a, own_b) = (&mut below_b[a * words..(a + 1) * words], &mut from_b[..words]);
-    let mut result = Voronoi::default();
-
-    bitboard::mark_neighbours(layout, free, heads[0], own_a);
-    bitboard::fill(layout, free, own_a);
-    let touches = Dir::ALL
-        .iter()
-        .filter_map(|&d| heads[1].step(d, layout.width(), layout.height()))
-        .any(|cell| layout.get(own_a, cell));
-    if !touches {
-        bitboard::mark_neighbours(layout, free, heads[1], own_b);
-        bitboard::fill(layout, free, own_b);
-        result.counts[a] = bitboard::count(own_a);
-        result.counts[b] = bitboard::count(own_b);
-        return result;
-    }
-    own_a.fill(0);
-
-    // The search grows the cells each player has reached (ties included),
-    // starting from the heads, in `own_a` and `own_b`.
-    layout.set(own_a, heads[0]);
-    layout.set(own_b, heads[1]);
-    match layout.words_per_row() {
-        1 => pair_search::<1>(layout, heads, free, [own_a, own_b]),
-        2 => pair_search::<2>(layout, heads, free, [own_a, own_b]),
-        3 => pair_search::<3>(layout, heads, free, [own_a, own_b]),
-        _ => pair_search::<4>(layout, heads, free, [own_a, own_b]),
-    }
-    // Reached by both (at the same distance, as a cell reached by one is
-    // out of the other's way from then on): a tie.
-    for (head, own) in heads.iter().zip([&mut *own_a, &mut *own_b]) {
-        let (word, mask) = layout.locate(*head);
-        own[word] &= !mask;
-    }
-    for (x, y) in own_a.iter_mut().zip(own_b.iter_mut()) {
-        let both = *x & *y;
-        if both != 0 {
-            result.ties += both.count_ones();
-            *x &= !both;
-            *y &= !both;
-        }
-        result.counts[a] += x.count_ones();
-        result.counts[b] += y.count_ones();
-    }
-    result
-}
-
-/// The cells beside the cells of `r` in the same row (`K` words).
-#[inline(always)]
-fn sideways<const K: usize>(r: &[u64; K], k: usize) -> u64 {
-    let from_right = if k + 1 < K { r[k + 1] << 63 } else { 0 };
-    let from_left = if k > 0 { r[k - 1] >> 63 } else { 0 };
-    (r[k] << 1) | from_left | (r[k] >> 1) | from_right
-}
-
-/// The layered search of [`voronoi_pair`]. `reached` hold the heads, `free`
-/// the free cells; on return `reached` hold every cell each player reaches
-/// no later than the other (the heads too).
-///
-/// A layer is one pass over the rows next to the last layer's: each row
-/// takes the free cells beside the reached cells of the rows above, at and
-/// below it, as they were before the pass (kept in registers, so the planes
-/// are updated in place), for both players, and takes them out of `free`.
-/// A free cell beside an older layer was taken when that layer was new, so
-/// the cells beside everything reached are the next layer. When one player
-/// gains nothing, the other gets whatever it still reaches: a flood fill.
-// Not inlined: its loop wants every register.
-#[inline(never)]
-fn pair_search<const K: usize>(layout: Layout, heads: [Pos; 2], free: &mut [u64], reached: [&mut [u64]; 2]) {
-    let h = layout.height() as usize;
-    let words = h * K;
-    let [r0, r1] = reached;
-    let (free, r0, r1) = (&mut free[..words], &mut r0[..words], &mut r1[..words]);
-    let (y0, y1) = (heads[0].y as usize, heads[1].y as usize);
-    let (mut lo, mut hi) = (y0.min(y1), y0.max(y1));
-    loop {
-        // Only the rows next to the rows the last layer gained can gain: a
-        // free cell beside an older reached cell was taken back then. So
-        // the rows just outside the span count as empty.
-        let first = lo.saturating_sub(1);
-        let last = (hi + 1).min(h - 1);
-        // The rows above (`up`) and at (`at`) row `y`, as they were before
-        // this pass.
-        let mut up = [[0; K], [0; K]];
-        let mut at = [row_of::<K>(r0, first), row_of::<K>(r1, first)];
-        let mut any = [0u64; 2];
-        let (mut new_lo, mut new_hi) = (h, 0);
-        for y in first..last {
-            let down = [row_of::<K>(r0, y + 1), row_of::<K>(r1, y + 1)];
-            if layer_row::<K>(free, r0, r1, y, &up, &at, &down, &mut any) {
-                new_lo = new_lo.min(y);
-                new_hi = y;
-            }
-            up = at;
-            at = down;
-        }
-        if layer_row::<K>(free, r0, r1, last, &up, &at, &[[0; K], [0; K]], &mut any) {
-            new_lo = new_lo.min(last);
-            new_hi = last;
-        }
-        if any[0] == 0 || any[1] == 0 {
-            // One side (or both) has nowhere left to go: the other gets all
-            // it still reaches.
-            if any[0] != 0 {
-                finish(layout, free, r0);
-            } else if any[1] != 0 {
-                finish(layout, free, r1);
-            }
-            return;
-        }
-        (lo, hi) = (new_lo, new_hi);
-    }
-}
-
-/// One row of a layer of [`pair_search`]: the free cells of row `y` beside
-/// the reached cells `up`, `at` and `down` (rows `y - 1`, `y`, `y + 1`
-/// before the pass) of each player, added to `r0` and `r1`, taken out of
-/// `free`, and or-ed into `any`. Whether the row gained a cell.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn layer_row<const K: usize>(
-    free: &mut [u64],
-    r0: &mut [u64],
-    r1: &mut [u64],
-    y: usize,
-    up: &[[u64; K]; 2],
-    at: &[[u64; K]; 2],
-    down: &[[u64; K]; 2],
-    any: &mut [u64; 2],
-) -> bool {
-    let (free, r0, r1) = (&mut free[y * K..y * K + K], &mut r0[y * K..y * K + K], &mut r1[y * K..y * K + K]);
-    let mut gained = 0u64;
-    for k in 0..K {
-        let open = free[k];
-        let n0 = (sideways(&at[0], k) | up[0][k] | down[0][k]) & open;
-        let n1 = (sideways(&at[1], k) | up[1][k] | down[1][k]) & open;
-        free[k] = open & !(n0 | n1);
-        r0[k] = at[0][k] | n0;
-        r1[k] = at[1][k] | n1;
-        any[0] |= n0;
-        any[1] |= n1;
-        gained |= n0 | n1;
-    }
-    gained != 0
-}
-
-#[inline(always)]
-fn row_of<const K: usize>(bits: &[u64], y: usize) -> [u64; K] {
-    let mut r = [0u64; K];
-    r.copy_from_slice(&bits[y * K..y * K + K]);
-    r
-}
-
-/// Grows `reached` into every free cell 4-connected to it.
-fn finish(layout: Layout, free: &mut [u64], reached: &mut [u64]) {
-    for (f, r) in free.iter_mut().zip(reached.iter()) {
-        *f |= r;
-    }
-    bitboard::fill(layout, free, reached);
-}
-
 /// Whether the living players are separated: no path of free cells joins
 /// the heads of any two of them, so no move of one can ever meet another.
 /// Fewer than two living players are separated. Two heads side by side with
@@ -478,12 +154,7 @@ pub fn separated_with(game: &FastGame, scratch: &mut Scratch) -> bool {
         bitboard::mark_neighbours(layout, open, game.head(p), reach);
         bitboard::fill(layout, open, reach);
         for q in living().filter(|&q| q != p) {
-            let head = game.head(q);
-            let touches = Dir::ALL
-                .iter()
-                .filter_map(|&d| head.step(d, layout.width(), layout.height()))
-                .any(|cell| layout.get(reach, cell));
-            if touches {
+            if layout.any_neighbour(reach, game.head(q)) {
                 return false;
             }
         }
@@ -491,77 +162,29 @@ pub fn separated_with(game: &FastGame, scratch: &mut Scratch) -> bool {
     true
 }
 
-/// A set of directions, one bit per direction code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Moves(u8);
-
-impl Moves {
-    /// No direction.
-    pub const NONE: Moves = Moves(0);
-
-    /// The set as bits: bit `d.code()` for each direction `d` in it.
-    pub const fn bits(self) -> u8 {
-        self.0
+/// The moves of player `id` that do not crash into the board as it is now
+/// ([`PlayerState::safe_moves`](crate::player::PlayerState::safe_moves)
+/// on the engine's cells). Other players' moves this tick are not
+/// foreseen: a head-on into a free cell is still possible. Empty for an
+/// eliminated player or an id out of range.
+pub fn safe_moves<E: Engine>(game: &E, id: usize) -> DirSet {
+    if id >= game.num_players() {
+        return DirSet::NONE;
     }
-
-    /// Whether `dir` is in the set.
-    pub const fn contains(self, dir: Dir) -> bool {
-        self.0 >> dir.code() & 1 != 0
+    let p = game.player(id);
+    if !p.alive {
+        return DirSet::NONE;
     }
-
-    /// The number of directions in the set.
-    pub const fn len(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// Whether the set is empty.
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The set with `dir` added.
-    pub const fn with(self, dir: Dir) -> Moves {
-        Moves(self.0 | 1 << dir.code())
-    }
-
-    /// The directions in the set, in code order.
-    pub fn iter(self) -> impl Iterator<Item = Dir> {
-        Dir::ALL.into_iter().filter(move |&d| self.contains(d))
-    }
-}
-
-/// The moves of player `id` that do not crash into the board as it is now:
-/// the target is on the board and free, and the direction is not the
-/// reversal into the neck (with a trail of two cells or more, that command
-/// keeps the current direction, so it is not a move of its own). Other
-/// players' moves this tick are not foreseen: a head-on into a free cell is
-/// still possible. Empty for an eliminated player or an id out of range.
-pub fn safe_moves(game: &FastGame, id: usize) -> Moves {
-    if !game.is_alive(id) {
-        return Moves::NONE;
-    }
-    let (head, dir, trail) = (game.head(id), game.dir(id), game.trail(id));
-    let layout = game.layout();
-    let mut moves = Moves::NONE;
-    for d in Dir::ALL {
-        if trail >= 2 && d == dir.opposite() {
-            continue;
-        }
-        if let Some(target) = head.step(d, layout.width(), layout.height()) {
-            if !layout.get(game.solid(), target) {
-                moves = moves.with(d);
-            }
-        }
-    }
-    moves
+    let config = game.config();
+    p.safe_moves(config.width, config.height, |c| game.cell(c) == EMPTY)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::engine::PlayerState;
-    use crate::geometry::{CellValue, EMPTY, ROCK};
+    use crate::geometry::{CellValue, Dir, ROCK};
+    use crate::player::PlayerState;
     use crate::position::Position;
     use alloc::collections::VecDeque;
     use alloc::format;
@@ -762,8 +385,8 @@ mod tests {
         let moves = safe_moves(&game, 1);
         assert_eq!(moves.iter().collect::<Vec<_>>(), vec![Dir::E]);
         assert!(!moves.contains(Dir::S));
-        assert_eq!(safe_moves(&game, 2), Moves::NONE, "eliminated");
-        assert_eq!(safe_moves(&game, 9), Moves::NONE, "no such player");
+        assert_eq!(safe_moves(&game, 2), DirSet::NONE, "eliminated");
+        assert_eq!(safe_moves(&game, 9), DirSet::NONE, "no such player");
         // On its first move a cycle may go any way.
         let fresh = FastGame::seeded(&Config { width: 8, height: 8, rock_density: 0, ..Config::default() }, 1).unwrap();
         assert_eq!(safe_moves(&fresh, 0).len(), 4);
@@ -823,7 +446,7 @@ mod tests {
                 let head = game.head(id);
                 let expected: Vec<Dir> = Dir::ALL
                     .into_iter()
-                    .filter(|&d| !(game.trail(id) >= 2 && d == game.dir(id).opposite()))
+                    .filter(|&d| !game.player(id).reverses_into_neck(d))
                     .filter(|&d| head.step(d, config.width, config.height).is_some_and(|c| game.cell(c) == EMPTY))
                     .filter(|_| game.is_alive(id))
                     .collect();
