@@ -42,7 +42,7 @@
 #define LC_FAULT_POLICY_ELIMINATE 1
 
 /**
- * Most players in a game (RULES.md section 1): the size of the arrays of
+ * Most players in a game (docs/RULES.md section 1): the size of the arrays of
  * `LcResult`.
  */
 #define LC_MAX_PLAYERS 8
@@ -170,7 +170,7 @@ typedef struct LcGame LcGame;
  * Everything that defines a game besides its seed (or map) and its bots.
  *
  * Get one from `lc_config_default()` and change the fields you need; the
- * library checks the bounds of RULES.md section 1 and names the first field
+ * library checks the bounds of docs/RULES.md section 1 and names the first field
  * out of range. `struct_size` must be `sizeof(LcConfig)`: it lets a later
  * version of the library add fields at the end.
  */
@@ -235,7 +235,7 @@ typedef struct LcPlayerView {
 } LcPlayerView;
 
 /**
- * The whole, exact state sent to a bot before a tick (RULES.md section 5).
+ * The whole, exact state sent to a bot before a tick (docs/RULES.md section 5).
  *
  * Read fields only when `struct_size` covers them, and step through
  * `players` by `player_size`: both let an older plugin read a newer
@@ -332,7 +332,7 @@ typedef struct LcPlayer {
 } LcPlayer;
 
 /**
- * How a finished game ended (RULES.md section 8). Arrays hold
+ * How a finished game ended (docs/RULES.md section 8). Arrays hold
  * `num_players` meaningful entries, by player id.
  */
 typedef struct LcResult {
@@ -471,7 +471,7 @@ struct LcConfig lc_config_default(void);
 const char *lc_last_error(void);
 
 /**
- * Creates the seeded game of `config` (RULES.md section 4): the map is
+ * Creates the seeded game of `config` (docs/RULES.md section 4): the map is
  * generated from `seed`. `config` may be NULL for the default
  * configuration. On success `*out` receives a new game to free with
  * `lc_game_free`; on failure `*out` is NULL.
@@ -486,7 +486,7 @@ const char *lc_last_error(void);
 enum LcStatus lc_game_new(const struct LcConfig *config, uint64_t seed, struct LcGame **out);
 
 /**
- * Creates a game on a map in the 2010 Google AI Challenge format (RULES.md
+ * Creates a game on a map in the 2010 Google AI Challenge format (docs/RULES.md
  * section 9): `text` points to `len` bytes of UTF-8 (no terminating NUL
  * needed). The board, its rocks and the two players come from the map;
  * `max_ticks` and `fault_policy` complete the configuration. On success
@@ -556,7 +556,7 @@ enum LcStatus lc_game_copy_into(const struct LcGame *src, struct LcGame *dst);
 void lc_game_free(struct LcGame *game);
 
 /**
- * Plays one tick (RULES.md section 7). `moves` holds `count` codes, one per
+ * Plays one tick (docs/RULES.md section 7). `moves` holds `count` codes, one per
  * player by id (`count` must be the number of players; codes of dead
  * players are ignored): `LC_MOVE_N`…`LC_MOVE_W` (0 to 3), `LC_MOVE_NONE`
  * (-1, keep the direction), or a fault: `LC_FAULT_INVALID`,
@@ -625,7 +625,7 @@ enum LcStatus lc_game_is_over(const struct LcGame *game, bool *out);
 enum LcStatus lc_game_result(const struct LcGame *game, struct LcResult *out);
 
 /**
- * Writes the observation of RULES.md section 5 for player `you`, as one
+ * Writes the observation of docs/RULES.md section 5 for player `you`, as one
  * line of JSON (no newline) followed by a NUL, into the caller's buffer
  * `buf` of `capacity` bytes. `*len` always receives the length of the
  * JSON without the NUL; when `capacity < *len + 1` nothing is written and
@@ -685,7 +685,7 @@ enum LcStatus lc_game_voronoi(const struct LcGame *game,
                               size_t owners_len);
 
 /**
- * Reads the JSON observation of RULES.md section 5 (one line, as the host
+ * Reads the JSON observation of docs/RULES.md section 5 (one line, as the host
  * sends it to a program) into an `LcObservation` owned by the library.
  *
  * `json` points to `len` bytes of UTF-8 (no terminating NUL needed). On

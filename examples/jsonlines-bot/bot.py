@@ -1,5 +1,5 @@
 """A LightCycles bot for the JSON-lines protocol (`cmd:COMMAND`), in any
-language's place: one observation (RULES.md section 5) per line on stdin,
+language's place: one observation (docs/RULES.md section 5) per line on stdin,
 one answer line (N, E, S or W) per observation on stdout, flushed.
 
 It rides the free direction with the longest straight run ahead, staying

@@ -1,4 +1,4 @@
-//! The one parser of answer lines and how answers are recorded (RULES.md
+//! The one parser of answer lines and how answers are recorded (docs/RULES.md
 //! section 6): any bytes a bot may send are a move or an invalid line, and
 //! the recorded line plays the same on replay, through the replay's JSON.
 #![no_main]

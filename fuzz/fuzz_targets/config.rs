@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-/// A number near the bounds of RULES.md section 1 most of the time.
+/// A number near the bounds of docs/RULES.md section 1 most of the time.
 fn number(u: &mut Unstructured) -> Result<u32> {
     Ok(match u.int_in_range(0..=3)? {
         0 => u.int_in_range(0..=40)?,

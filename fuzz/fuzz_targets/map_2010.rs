@@ -1,4 +1,4 @@
-//! The 2010 map loader (RULES.md section 9) on any text: a map that loads
+//! The 2010 map loader (docs/RULES.md section 9) on any text: a map that loads
 //! is a board both engines can start from, and writing it out again loads
 //! the same map; anything else is an error that points inside the text.
 #![no_main]

@@ -1,4 +1,4 @@
-//! The replay loader and verifier (RULES.md section 10) on any text, and on
+//! The replay loader and verifier (docs/RULES.md section 10) on any text, and on
 //! golden replays damaged field by field: never a panic, and the reference
 //! and the fast engine reach the same verdict, down to the first difference.
 #![no_main]

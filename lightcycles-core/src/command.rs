@@ -1,5 +1,5 @@
 //! Commands: the one parser of answer lines, and how lines and faults are
-//! recorded (RULES.md section 6).
+//! recorded (docs/RULES.md section 6).
 
 use alloc::borrow::Cow;
 use alloc::string::String;

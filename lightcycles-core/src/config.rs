@@ -1,4 +1,4 @@
-//! Game configuration and its bounds (RULES.md section 1).
+//! Game configuration and its bounds (docs/RULES.md section 1).
 //!
 //! A configuration outside the bounds is rejected with an error naming the
 //! field, its value and the allowed range; nothing is clamped.
@@ -6,7 +6,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-/// What a fault (invalid line, timeout, crash) costs a player (RULES.md section 6).
+/// What a fault (invalid line, timeout, crash) costs a player (docs/RULES.md section 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum FaultPolicy {
     /// A fault is no move: the cycle keeps its direction (CodeClash).
@@ -130,7 +130,7 @@ fn check(field: &'static str, value: u32, min: u32, max: u32) -> Result<(), Conf
 }
 
 impl Config {
-    /// Checks every bound of RULES.md section 1, the first failing field first.
+    /// Checks every bound of docs/RULES.md section 1, the first failing field first.
     pub fn validate(&self) -> Result<(), ConfigError> {
         check("width", self.width, MIN_SIDE, MAX_SIDE)?;
         check("height", self.height, MIN_SIDE, MAX_SIDE)?;

@@ -55,7 +55,7 @@ pub enum StepError {
     },
 }
 
-/// A LightCycles engine: a state and the tick of RULES.md section 7.
+/// A LightCycles engine: a state and the tick of docs/RULES.md section 7.
 pub trait Engine: Clone + Sized {
     /// The game that goes on from `position` (checked with
     /// [`Position::validate`]).

@@ -9,7 +9,7 @@
 //! - **owner planes**: the binary code of who holds a solid cell, `0` for a
 //!   rock and `i + 1` for player `i`, one plane per code bit (two planes for
 //!   2 or 3 players, three up to 7, four for 8). They exist so that
-//!   [`Engine::cell`] gives the exact value of RULES.md section 1.
+//!   [`Engine::cell`] gives the exact value of docs/RULES.md section 1.
 //!
 //! On the default 48 × 36 board with two players the buffer is 3 planes of
 //! 36 words, 864 bytes. Cloning is one allocation and one copy;
@@ -321,7 +321,7 @@ impl Engine for FastGame {
         Outcome::decide(self.tick, self.config.max_ticks, &self.player_states())
     }
 
-    /// RULES.md section 7 on bits; no allocation.
+    /// docs/RULES.md section 7 on bits; no allocation.
     fn step(&mut self, actions: &[Action]) -> Result<(), StepError> {
         if self.over {
             return Err(StepError::GameOver);
@@ -347,7 +347,7 @@ impl Engine for FastGame {
 }
 
 impl FastGame {
-    /// One tick with `N` players (RULES.md section 7).
+    /// One tick with `N` players (docs/RULES.md section 7).
     #[inline(always)]
     fn advance<const N: usize>(&mut self, actions: &[Action; N]) {
         let t = self.tick + 1;

@@ -1,4 +1,4 @@
-//! Cells and directions (RULES.md sections 1 and 2).
+//! Cells and directions (docs/RULES.md sections 1 and 2).
 
 use core::fmt;
 
@@ -188,7 +188,7 @@ impl fmt::Display for Pos {
     }
 }
 
-/// The value of one cell (RULES.md section 1): `-1` empty, `-2` rock,
+/// The value of one cell (docs/RULES.md section 1): `-1` empty, `-2` rock,
 /// `p ≥ 0` the trail (head included) of player `p`.
 pub type CellValue = i8;
 /// An empty cell.

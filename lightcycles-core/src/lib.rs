@@ -1,6 +1,6 @@
 //! # lightcycles-core
 //!
-//! The rules of LightCycles (`RULES.md`) as a pure, deterministic library:
+//! The rules of LightCycles (`docs/RULES.md`) as a pure, deterministic library:
 //! no I/O, no clock, no global state. A game is a state and a step
 //! function; the same state and the same commands give the same game on
 //! every machine.

@@ -1,4 +1,4 @@
-//! What a bot sees at the start of each tick (RULES.md section 5).
+//! What a bot sees at the start of each tick (docs/RULES.md section 5).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -27,7 +27,7 @@ pub struct PlayerView {
 }
 
 /// The whole, exact state sent to a bot; serialises to the JSON of
-/// RULES.md section 5, keys in that order. Read from JSON, `players` holds
+/// docs/RULES.md section 5, keys in that order. Read from JSON, `players` holds
 /// at most 8 entries and `grid` at most 255 rows of 255 cells (the largest
 /// game), so that reading one takes memory in proportion to its text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

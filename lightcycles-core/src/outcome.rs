@@ -1,4 +1,4 @@
-//! The end of a game: winner, draw and placements (RULES.md section 8).
+//! The end of a game: winner, draw and placements (docs/RULES.md section 8).
 
 use alloc::vec::Vec;
 

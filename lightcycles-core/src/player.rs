@@ -1,6 +1,6 @@
 //! One player as the rules see it, and the one rule about its moves that
 //! depends on the player alone: a cycle never reverses into its own neck
-//! (RULES.md section 7, step 2). Both engines, the space helpers and every
+//! (docs/RULES.md section 7, step 2). Both engines, the space helpers and every
 //! bot that predicts a move ask this module, so the rule is written once.
 
 use crate::geometry::{Dir, DirSet, Pos};

@@ -1,4 +1,4 @@
-//! The readable reference engine: RULES.md section 7, line by line.
+//! The readable reference engine: docs/RULES.md section 7, line by line.
 //!
 //! It favours clarity over speed and is the yardstick the fast engine is
 //! proven against. Keep it this way.

@@ -1,4 +1,4 @@
-//! Transcripts: recording a game, the replay file of RULES.md section 10,
+//! Transcripts: recording a game, the replay file of docs/RULES.md section 10,
 //! and replaying one to find the first difference.
 
 use alloc::format;
@@ -156,7 +156,7 @@ impl From<&Outcome> for ReplayResult {
     }
 }
 
-/// One game, complete enough to replay it exactly (RULES.md section 10).
+/// One game, complete enough to replay it exactly (docs/RULES.md section 10).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Replay {
     /// Always [`FORMAT`].

@@ -1,4 +1,4 @@
-//! SplitMix64, the one source of randomness of a game (RULES.md section 3).
+//! SplitMix64, the one source of randomness of a game (docs/RULES.md section 3).
 
 /// The SplitMix64 generator, seeded with the game's seed.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
-//! Every golden replay of `shared/golden-replays` (recorded by an
-//! independent implementation of RULES.md, copied here) verifies frame for
+//! Every golden replay of `tests/golden-replays` (recorded by an
+//! independent implementation of docs/RULES.md, copied here) verifies frame for
 //! frame, and a replay changed anywhere is rejected at the first difference.
 #![cfg(feature = "serde")]
 

@@ -1,4 +1,4 @@
-//! RULES.md section 7 and 8 on hand-built boards, one rule per test.
+//! docs/RULES.md section 7 and 8 on hand-built boards, one rule per test.
 
 use lightcycles_core::{
     Action, Answer, CellValue, Config, Dir, Engine, FaultKind, FaultPolicy, PlayerState, Pos, Position, ReferenceGame,

@@ -29,7 +29,7 @@ use lightcycles_core::{
 /// Where a fuzz game's board comes from.
 #[derive(Clone, Debug)]
 enum Board {
-    /// The seeded generator of RULES.md section 4.
+    /// The seeded generator of docs/RULES.md section 4.
     Seeded(u64),
     /// Rocks and starts drawn at random, connected or not, starts anywhere
     /// (side by side too): boards the generator never makes.
@@ -497,7 +497,7 @@ struct Broken {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum BrokenRule {
-    /// Step 1 of RULES.md section 7 skipped: under `eliminate`, a fault is
+    /// Step 1 of docs/RULES.md section 7 skipped: under `eliminate`, a fault is
     /// treated as no move.
     FaultsNeverEliminate,
     /// "Trails of eliminated players stay on the board" broken: they vanish

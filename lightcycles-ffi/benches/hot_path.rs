@@ -1,6 +1,6 @@
 //! What a search pays per call through the C ABI, on an open 48 × 36 board
 //! early in a game: `cargo bench -p lightcycles-ffi`. Figures, not
-//! assertions; the README quotes them.
+//! assertions; docs/performance.md quotes them.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

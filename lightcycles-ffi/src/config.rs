@@ -1,4 +1,4 @@
-//! The game configuration as a plain C struct (RULES.md section 1).
+//! The game configuration as a plain C struct (docs/RULES.md section 1).
 
 use core::mem::size_of;
 
@@ -15,7 +15,7 @@ pub const LC_FAULT_POLICY_ELIMINATE: u32 = 1;
 /// Everything that defines a game besides its seed (or map) and its bots.
 ///
 /// Get one from `lc_config_default()` and change the fields you need; the
-/// library checks the bounds of RULES.md section 1 and names the first field
+/// library checks the bounds of docs/RULES.md section 1 and names the first field
 /// out of range. `struct_size` must be `sizeof(LcConfig)`: it lets a later
 /// version of the library add fields at the end.
 #[repr(C)]

@@ -13,7 +13,7 @@ use crate::observation::{read_observation, LcObservation};
 use crate::space;
 use crate::status::LcStatus;
 
-/// Most players in a game (RULES.md section 1): the size of the arrays of
+/// Most players in a game (docs/RULES.md section 1): the size of the arrays of
 /// `LcResult`.
 pub const LC_MAX_PLAYERS: usize = 8;
 
@@ -79,7 +79,7 @@ pub struct LcPlayer {
     pub eliminated_at: i32,
 }
 
-/// How a finished game ended (RULES.md section 8). Arrays hold
+/// How a finished game ended (docs/RULES.md section 8). Arrays hold
 /// `num_players` meaningful entries, by player id.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,7 +156,7 @@ fn player_id(engine: &FastGame, player: u32) -> FfiResult<usize> {
     }
 }
 
-/// Creates the seeded game of `config` (RULES.md section 4): the map is
+/// Creates the seeded game of `config` (docs/RULES.md section 4): the map is
 /// generated from `seed`. `config` may be NULL for the default
 /// configuration. On success `*out` receives a new game to free with
 /// `lc_game_free`; on failure `*out` is NULL.
@@ -181,7 +181,7 @@ pub unsafe extern "C" fn lc_game_new(config: *const LcConfig, seed: u64, out: *m
     })
 }
 
-/// Creates a game on a map in the 2010 Google AI Challenge format (RULES.md
+/// Creates a game on a map in the 2010 Google AI Challenge format (docs/RULES.md
 /// section 9): `text` points to `len` bytes of UTF-8 (no terminating NUL
 /// needed). The board, its rocks and the two players come from the map;
 /// `max_ticks` and `fault_policy` complete the configuration. On success
@@ -325,7 +325,7 @@ pub unsafe extern "C" fn lc_game_free(game: *mut LcGame) {
     }
 }
 
-/// Plays one tick (RULES.md section 7). `moves` holds `count` codes, one per
+/// Plays one tick (docs/RULES.md section 7). `moves` holds `count` codes, one per
 /// player by id (`count` must be the number of players; codes of dead
 /// players are ignored): `LC_MOVE_N`…`LC_MOVE_W` (0 to 3), `LC_MOVE_NONE`
 /// (-1, keep the direction), or a fault: `LC_FAULT_INVALID`,
@@ -495,7 +495,7 @@ pub unsafe extern "C" fn lc_game_result(game: *const LcGame, out: *mut LcResult)
     })
 }
 
-/// Writes the observation of RULES.md section 5 for player `you`, as one
+/// Writes the observation of docs/RULES.md section 5 for player `you`, as one
 /// line of JSON (no newline) followed by a NUL, into the caller's buffer
 /// `buf` of `capacity` bytes. `*len` always receives the length of the
 /// JSON without the NUL; when `capacity < *len + 1` nothing is written and

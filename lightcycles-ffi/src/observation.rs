@@ -1,4 +1,4 @@
-//! The observation of RULES.md section 5 as a plain C struct: what a bot
+//! The observation of docs/RULES.md section 5 as a plain C struct: what a bot
 //! plugin receives each tick, and what `lc_game_from_observation` rebuilds a
 //! game from. The [`ObservationBuffer`] builds one safely from Rust.
 
@@ -31,7 +31,7 @@ pub struct LcPlayerView {
     pub alive: u32,
 }
 
-/// The whole, exact state sent to a bot before a tick (RULES.md section 5).
+/// The whole, exact state sent to a bot before a tick (docs/RULES.md section 5).
 ///
 /// Read fields only when `struct_size` covers them, and step through
 /// `players` by `player_size`: both let an older plugin read a newer
@@ -243,7 +243,7 @@ impl ObservationBuffer {
         &self.raw
     }
 
-    /// The observation in the core's form (the JSON of RULES.md section 5).
+    /// The observation in the core's form (the JSON of docs/RULES.md section 5).
     pub fn to_observation(&self) -> Observation {
         let w = self.raw.width as usize;
         Observation {
@@ -348,7 +348,7 @@ pub(crate) unsafe fn read_observation(obs: *const LcObservation, arg: &str) -> F
     })
 }
 
-/// Reads the JSON observation of RULES.md section 5 (one line, as the host
+/// Reads the JSON observation of docs/RULES.md section 5 (one line, as the host
 /// sends it to a program) into an `LcObservation` owned by the library.
 ///
 /// `json` points to `len` bytes of UTF-8 (no terminating NUL needed). On

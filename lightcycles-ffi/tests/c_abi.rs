@@ -18,11 +18,10 @@ fn every_entry_point_from_c_under_the_sanitizers() {
     assert!(checks > 200, "only {checks} checks ran:\n{stdout}");
 }
 
-/// The minimal example of the README's "C and C++" section.
+/// The minimal example of the C and C++ page, `docs/c-api.md`.
 fn readme_example() -> String {
-    let readme = std::fs::read_to_string(support::workspace_root().join("README.md")).unwrap();
-    let section = readme.split("## C and C++").nth(1).expect("the README has a C and C++ section");
-    let example = section.split("### A minimal example").nth(1).expect("with a minimal example");
+    let page = std::fs::read_to_string(support::workspace_root().join("docs/c-api.md")).unwrap();
+    let example = page.split("## A minimal example").nth(1).expect("docs/c-api.md has a minimal example");
     let code = example.split("```c\n").nth(1).and_then(|rest| rest.split("```").next());
     code.expect("the example is a C code block").to_string()
 }

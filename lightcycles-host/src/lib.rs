@@ -34,3 +34,15 @@ pub mod io;
 pub mod stats;
 pub mod tournament;
 pub mod view;
+
+/// The Rust examples of the documentation pages, compiled and run as
+/// doctests of this crate (`cargo test -p lightcycles-host --doc`) so that
+/// none of them goes stale. `tests/docs.rs` checks that every page with a
+/// Rust block is listed here.
+#[cfg(doctest)]
+pub mod doc_pages {
+    #[doc = include_str!("../../docs/library.md")]
+    pub struct Library;
+    #[doc = include_str!("../../docs/OBSERVATION.md")]
+    pub struct Observation;
+}

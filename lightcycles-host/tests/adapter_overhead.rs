@@ -1,6 +1,6 @@
-//! The per-tick cost of each bot adapter, printed as a table (the figures of
-//! the README's `## Bots` section). Ignored by default: it measures, it
-//! checks nothing that a plain test does not. Run it with
+//! The per-tick cost of each bot adapter, printed as a table (the figures
+//! of docs/performance.md, "What an adapter costs"). Ignored by default: it
+//! measures, it checks nothing that a plain test does not. Run it with
 //!
 //! ```sh
 //! cargo test --release -p lightcycles-host --test adapter_overhead -- --ignored --nocapture

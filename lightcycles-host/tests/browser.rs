@@ -404,7 +404,7 @@ fn a_long_game_on_the_largest_board_draws_the_same_by_steps_and_from_nothing() {
 }
 
 /// Not a browser test: the page size for a default game (48 × 36, 4 %
-/// rocks, up to 2000 ticks) that the README reports, kept in check.
+/// rocks, up to 2000 ticks) that docs/viewer.md reports, kept in check.
 #[test]
 fn a_default_game_makes_a_small_page() {
     let replay = long_game(48, 36, 4, 2000, 5);

@@ -346,7 +346,7 @@ fn hostile_files_are_read_in_bounded_memory() {
     assert!(!control.success(), "700 MB should not fit in {LIMIT_KB} KB");
 }
 
-/// What a NAME may be (DESIGN.md): letters, digits, `_`, `-`, `.`.
+/// What a NAME may be (docs/bots.md): letters, digits, `_`, `-`, `.`.
 fn is_plain_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
 }

@@ -35,8 +35,8 @@
 //!
 //! A panic in [`PluginBot::new`] or [`PluginBot::choose`] is caught inside
 //! the plugin and reported to the host, which records a `crash` for that
-//! tick. What no host can catch in its own process is documented in the
-//! README: an abort, a crash by a signal, a loop without end (the host stops
+//! tick. What no host can catch in its own process is documented in
+//! docs/untrusted-bots.md: an abort, a crash by a signal, a loop without end (the host stops
 //! waiting, but the thread runs on), or output on the host's stdout.
 
 use std::cell::Cell;
@@ -63,13 +63,13 @@ pub struct PluginPlayer {
     pub x: u32,
     /// Head row.
     pub y: u32,
-    /// Current direction: 0 N, 1 E, 2 S, 3 W (RULES.md section 2).
+    /// Current direction: 0 N, 1 E, 2 S, 3 W (docs/RULES.md section 2).
     pub dir: u8,
     /// Whether the player still rides.
     pub alive: bool,
 }
 
-/// The observation of RULES.md section 5, borrowed by the plugin for the
+/// The observation of docs/RULES.md section 5, borrowed by the plugin for the
 /// length of one call.
 #[repr(C)]
 #[derive(StableAbi, Clone, Copy, Debug)]

@@ -1,5 +1,5 @@
 //! Whether the open cells of a board are all connected, as the rock loop
-//! of the generator asks after every attempt (RULES.md section 4.2).
+//! of the generator asks after every attempt (docs/RULES.md section 4.2).
 //!
 //! Two checkers answer the same question, as the two engines do: a plain
 //! breadth-first search over the whole board ([`Connectivity`], the

@@ -1,4 +1,4 @@
-//! The 2010 Google AI Challenge map format (RULES.md section 9).
+//! The 2010 Google AI Challenge map format (docs/RULES.md section 9).
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -7,7 +7,7 @@ use super::{Map, Start};
 use crate::config::{MAX_SIDE, MIN_SIDE};
 use crate::geometry::{Dir, Pos};
 
-/// A 2010 map file that does not follow RULES.md section 9.
+/// A 2010 map file that does not follow docs/RULES.md section 9.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {column}: expected {expected}")]
 pub struct MapParseError {
@@ -23,7 +23,7 @@ fn parse_error(line: usize, column: usize, expected: impl Into<alloc::string::St
     MapParseError { line, column, expected: expected.into() }
 }
 
-/// Parses a map of the 2010 Google AI Challenge (RULES.md section 9): two
+/// Parses a map of the 2010 Google AI Challenge (docs/RULES.md section 9): two
 /// players, `#` rocks, starts facing the longest straight run of empty cells.
 pub fn parse_2010(text: &str) -> Result<Map, MapParseError> {
     use alloc::format;

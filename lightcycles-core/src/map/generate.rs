@@ -1,4 +1,4 @@
-//! The seeded map generator (RULES.md section 4): start cells and
+//! The seeded map generator (docs/RULES.md section 4): start cells and
 //! directions, then rocks, making the rule book's draws in its order.
 
 use alloc::vec;
@@ -10,7 +10,7 @@ use crate::config::Config;
 use crate::geometry::{Dir, Pos};
 use crate::rng::SplitMix64;
 
-/// Generates the map of a seeded game, making the draws of RULES.md section 4
+/// Generates the map of a seeded game, making the draws of docs/RULES.md section 4
 /// in its order.
 ///
 /// After each attempt it must know whether the open cells are still all

@@ -1,5 +1,5 @@
 //! The start of a game: the map (rocks and start cells), its seeded
-//! generator ([`generate()`], RULES.md section 4), the connectivity check
+//! generator ([`generate()`], docs/RULES.md section 4), the connectivity check
 //! the generator relies on, and the 2010 Google AI Challenge map format
 //! ([`parse_2010`], section 9).
 

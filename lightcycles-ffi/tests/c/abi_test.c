@@ -86,7 +86,7 @@ static void test_config_and_new(void) {
     CHECK(config.max_ticks == 2000 && config.rock_density == 4);
     CHECK(config.fault_policy == LC_FAULT_POLICY_STRAIGHT);
 
-    /* RULES.md 4.3: seed 1 on the default board. */
+    /* docs/RULES.md 4.3: seed 1 on the default board. */
     LcGame *game = NULL;
     OK(lc_game_new(&config, 1, &game));
     LcPlayer p0 = player(game, 0), p1 = player(game, 1);
@@ -258,7 +258,7 @@ static void test_step_and_result(void) {
 
 static void test_players_and_cells(void) {
     LcGame *game = seeded(20, 16, 3, 10, 3);
-    /* RULES.md 4.3: seed 3, 20 x 16, 3 players, 10 % rocks. */
+    /* docs/RULES.md 4.3: seed 3, 20 x 16, 3 players, 10 % rocks. */
     CHECK(player(game, 0).x == 15 && player(game, 0).y == 11 && player(game, 0).dir == LC_MOVE_E);
     CHECK(player(game, 1).x == 17 && player(game, 1).y == 8 && player(game, 1).dir == LC_MOVE_W);
     CHECK(player(game, 2).x == 10 && player(game, 2).y == 12 && player(game, 2).dir == LC_MOVE_S);
@@ -324,7 +324,7 @@ static void test_observations(void) {
     FAILS(lc_game_observation_json(game, 1, buf, len, &len), LC_STATUS_BUFFER_TOO_SMALL, "the JSON needs");
     OK(lc_game_observation_json(game, 1, buf, len + 1, &len));
     CHECK(strlen(buf) == len);
-    /* RULES.md 4.3, seed 123: (2,2,N) and (5,5,S). */
+    /* docs/RULES.md 4.3, seed 123: (2,2,N) and (5,5,S). */
     const char *expected = "{\"tick\":1,\"max_ticks\":2000,\"width\":8,\"height\":8,\"you\":1,\"players\":"
                            "[{\"id\":0,\"x\":2,\"y\":2,\"dir\":\"N\",\"alive\":true},"
                            "{\"id\":1,\"x\":5,\"y\":5,\"dir\":\"S\",\"alive\":true}],\"grid\":[[";

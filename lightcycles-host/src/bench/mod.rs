@@ -1,4 +1,4 @@
-//! `lightcycles bench`: the performance table of the README, measured on
+//! `lightcycles bench`: the performance tables of docs/performance.md, measured on
 //! this machine, the fast engine beside the reference engine in one run.
 //!
 //! Every measure runs the same work on both engines: the same scripted
@@ -261,7 +261,7 @@ pub fn print_search_table<W: Write + ?Sized>(out: &mut W, rows: &[SearchRow]) ->
     Ok(())
 }
 
-/// Prints rows as the Markdown table of the README.
+/// Prints rows as the Markdown table of docs/performance.md.
 pub fn print_table<W: Write + ?Sized>(out: &mut W, rows: &[Row]) -> io::Result<()> {
     writeln!(out, "| measure | fast | reference | fast vs reference |")?;
     writeln!(out, "| --- | ---: | ---: | ---: |")?;

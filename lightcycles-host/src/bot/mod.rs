@@ -40,7 +40,7 @@ use lightcycles_core::{CellValue, Dir, PlayerState, Pos, Position, EMPTY};
 #[derive(Clone, PartialEq, Eq)]
 pub enum Reply {
     /// A line of text as the bot sent it, without its line terminator; it is
-    /// judged by the core's parser (RULES.md section 6), never here.
+    /// judged by the core's parser (docs/RULES.md section 6), never here.
     Line(Vec<u8>),
     /// The bot declined to move, without a fault (a plugin that returns −1).
     NoMove,
@@ -119,7 +119,7 @@ impl<'a> Turn<'a> {
     }
 
     /// The direction the deciding player would really take if it asked for
-    /// `dir`: a reversal into its neck keeps the current direction (RULES.md
+    /// `dir`: a reversal into its neck keeps the current direction (docs/RULES.md
     /// section 7, step 2).
     pub fn effective(&self, dir: Dir) -> Dir {
         self.me().resolve(dir)
@@ -134,7 +134,7 @@ impl<'a> Turn<'a> {
         }
     }
 
-    /// The observation of RULES.md section 5 for the deciding player.
+    /// The observation of docs/RULES.md section 5 for the deciding player.
     pub fn observation(&self) -> Observation {
         let p = self.position;
         let (w, h) = (p.config.width as usize, p.config.height as usize);
@@ -226,7 +226,7 @@ pub trait BotFactory: Send + Sync {
 pub struct BotError(pub String);
 
 /// The bot that stands in a seat whose bot could not be made: it crashes on
-/// every tick, so the failure is recorded as RULES.md section 6 asks.
+/// every tick, so the failure is recorded as docs/RULES.md section 6 asks.
 #[derive(Debug)]
 pub struct Failed {
     /// Why the bot could not be made.

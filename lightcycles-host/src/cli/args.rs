@@ -110,7 +110,7 @@ pub enum ReplayCommand {
     Show(ShowArgs),
 }
 
-/// What a fault costs (RULES.md section 6).
+/// What a fault costs (docs/RULES.md section 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum PolicyArg {
     /// A fault is no move: the cycle keeps its direction (as in CodeClash).

@@ -58,7 +58,7 @@ pub enum Command {
     View(ViewArgs),
     /// Measure the fast and the reference engine side by side, then the
     /// per-tick cost of each bot adapter, and print the performance tables
-    /// of the README (takes about half a minute).
+    /// of docs/performance.md (takes about half a minute).
     Bench(BenchArgs),
     /// Internal: host one bot of a native plugin for `--isolate`.
     #[command(name = "__plugin-host", hide = true)]

@@ -45,7 +45,7 @@ impl Limits {
     }
 }
 
-/// A map file of the 2010 Google AI Challenge (RULES.md section 9), loaded
+/// A map file of the 2010 Google AI Challenge (docs/RULES.md section 9), loaded
 /// once for a whole run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MapFile {

@@ -1,5 +1,5 @@
 //! What a run prints: one line per game, and the FINAL_RESULTS block of
-//! RULES.md section 11 that CodeClash parses.
+//! docs/RULES.md section 11 that CodeClash parses.
 //!
 //! A game line reads, for example:
 //!

@@ -22,7 +22,7 @@ const fn colour(r: u8, g: u8, b: u8, ansi: u8) -> Colour {
     Colour { rgb: [r, g, b], ansi }
 }
 
-/// One colour per player id (RULES.md allows up to 8 players), chosen to stay
+/// One colour per player id (docs/RULES.md allows up to 8 players), chosen to stay
 /// apart from each other and from the rocks on a dark board.
 pub const PLAYERS: [Colour; 8] = [
     colour(0x00, 0xd8, 0xff, 45),  // cyan

@@ -13,7 +13,7 @@ use super::viewable::{ViewError, Viewable};
 pub enum MapOrigin {
     /// Generated from this seed.
     Seed(u64),
-    /// A custom map file (RULES.md section 9).
+    /// A custom map file (docs/RULES.md section 9).
     Custom,
 }
 

@@ -6,7 +6,7 @@
 use lightcycles_core::config::{MAX_SIDE, MIN_SIDE};
 use lightcycles_core::replay::Replay;
 
-/// Most players a game can have (RULES.md section 1).
+/// Most players a game can have (docs/RULES.md section 1).
 pub const MAX_PLAYERS: usize = 8;
 /// Fewest players a game can have.
 pub const MIN_PLAYERS: usize = 2;

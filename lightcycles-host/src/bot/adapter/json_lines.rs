@@ -2,7 +2,7 @@
 //!
 //! The command is run by `/bin/sh -c COMMAND` in the current directory, one
 //! process per game and seat. Each tick the program gets one line on its
-//! stdin, the observation of RULES.md section 5 as JSON, and answers with
+//! stdin, the observation of docs/RULES.md section 5 as JSON, and answers with
 //! one line on its stdout (`N`, `E`, `S` or `W`), exactly one answer per
 //! observation, in order. Its stderr goes to its log.
 

@@ -12,7 +12,7 @@ use std::time::Instant;
 use lightcycles_core::command::MAX_LINE_BYTES;
 
 /// The cap of an answer line: one byte more than the longest line the rules
-/// read, so that a longer line is still seen to be too long (RULES.md
+/// read, so that a longer line is still seen to be too long (docs/RULES.md
 /// section 6) and recorded cut.
 pub const ANSWER_LINE_CAP: usize = MAX_LINE_BYTES + 1;
 

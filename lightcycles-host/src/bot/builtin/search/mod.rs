@@ -257,7 +257,7 @@ impl Bot for SearchBot {
 /// The host does not time built-in bots (they are its own code, and the
 /// others answer in microseconds), so the search bot holds itself to the
 /// rule every timed bot lives by: with a time limit, an answer given after
-/// the limit is a timeout (RULES.md section 6). With a node budget the
+/// the limit is a timeout (docs/RULES.md section 6). With a node budget the
 /// clock is not consulted, so the game stays the same on every machine.
 fn late_is_timeout(options: SearchOptions, wall: Duration, limit: Duration) -> Option<Reply> {
     (options.nodes.is_none() && wall > limit).then_some(Reply::Timeout)
