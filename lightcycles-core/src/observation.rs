@@ -61,18 +61,23 @@ fn grid<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Vec<CellValue>>, D
 impl Observation {
     /// The observation of `engine` for player `you`, before the next tick.
     pub fn new<E: Engine>(engine: &E, you: usize) -> Observation {
-        let config = engine.config();
-        let players = (0..engine.num_players())
-            .map(|id| {
-                let p = engine.player(id);
-                PlayerView { id, x: p.pos.x as u32, y: p.pos.y as u32, dir: p.dir, alive: p.alive }
-            })
+        Observation::of_position(&engine.position(), you)
+    }
+
+    /// The observation of `position` for player `you`, before the next
+    /// tick: the one place where a state becomes what a bot sees, for the
+    /// engines and for the host alike.
+    pub fn of_position(position: &Position, you: usize) -> Observation {
+        let config = &position.config;
+        let players = position
+            .players
+            .iter()
+            .enumerate()
+            .map(|(id, p)| PlayerView { id, x: p.pos.x as u32, y: p.pos.y as u32, dir: p.dir, alive: p.alive })
             .collect();
-        let grid = (0..config.height)
-            .map(|y| (0..config.width).map(|x| engine.cell(Pos::new(x as u8, y as u8))).collect())
-            .collect();
+        let grid = position.grid.chunks(config.width as usize).map(<[CellValue]>::to_vec).collect();
         Observation {
-            tick: engine.tick() + 1,
+            tick: position.tick + 1,
             max_ticks: config.max_ticks,
             width: config.width,
             height: config.height,

@@ -33,7 +33,7 @@ pub mod spec;
 use std::fmt;
 use std::time::Duration;
 
-use lightcycles_core::observation::{Observation, PlayerView};
+use lightcycles_core::observation::Observation;
 use lightcycles_core::{CellValue, Dir, PlayerState, Pos, Position, EMPTY};
 
 /// What a bot gave back for one observation.
@@ -136,22 +136,7 @@ impl<'a> Turn<'a> {
 
     /// The observation of docs/RULES.md section 5 for the deciding player.
     pub fn observation(&self) -> Observation {
-        let p = self.position;
-        let (w, h) = (p.config.width as usize, p.config.height as usize);
-        Observation {
-            tick: self.tick(),
-            max_ticks: p.config.max_ticks,
-            width: p.config.width,
-            height: p.config.height,
-            you: self.you,
-            players: p
-                .players
-                .iter()
-                .enumerate()
-                .map(|(id, s)| PlayerView { id, x: s.pos.x as u32, y: s.pos.y as u32, dir: s.dir, alive: s.alive })
-                .collect(),
-            grid: (0..h).map(|y| p.grid[y * w..(y + 1) * w].to_vec()).collect(),
-        }
+        Observation::of_position(self.position, self.you)
     }
 }
 
