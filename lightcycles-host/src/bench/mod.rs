@@ -10,8 +10,13 @@
 //! comparable with each other, less so across machines or runs.
 
 pub mod adapters;
+mod plain;
+mod search_bot;
 
-use std::collections::VecDeque;
+pub use search_bot::{measure_search, print_search_table, SearchRow, SearchUnit};
+
+use plain::PlainSearch;
+
 use std::hint::black_box;
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
@@ -136,131 +141,6 @@ pub fn run<W: Write + ?Sized>(out: &mut W, time: Duration) -> io::Result<()> {
     out.flush()
 }
 
-/// One line of the search bot's table: a figure of its own.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SearchRow {
-    /// What is measured.
-    pub what: String,
-    /// The figure, shown in `unit`.
-    pub value: f64,
-    /// The unit of the figure.
-    pub unit: SearchUnit,
-}
-
-/// The unit of a [`SearchRow`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchUnit {
-    /// Nanoseconds per operation.
-    Nanos,
-    /// Operations per second.
-    PerSecond,
-    /// Ticks searched.
-    Ticks,
-}
-
-/// The search bot's figures on the boards of the engine table: what its
-/// evaluation costs, how many nodes it searches a second, and how deep it
-/// gets within one tick of 50 ms.
-pub fn measure_search(time: Duration) -> Vec<SearchRow> {
-    use crate::bot::builtin::search::alphabeta::Duel;
-    use crate::bot::builtin::search::budget::{Budget, Limit};
-    use crate::bot::builtin::search::cells::CellGraph;
-    use crate::bot::builtin::search::chambers::Chambers;
-    use crate::bot::builtin::search::eval::Evaluator;
-    use crate::bot::builtin::search::TABLE_BITS;
-
-    let mut rows = Vec::new();
-    let row = |what: String, value: f64, unit: SearchUnit| SearchRow { what, value, unit };
-    for (label, ticks) in [("early game", EARLY_TICK), ("mid game", MID_TICK)] {
-        let game = board_at(ticks);
-        let graph = CellGraph::new(game.layout());
-        let mut scratch = Scratch::for_game(&game);
-        space::voronoi_with(&game, &mut scratch);
-        let owned = scratch.owned(0).to_vec();
-        let head = graph.cell(game.head(0));
-        let mut chambers = Chambers::new();
-        rows.push(row(
-            format!("chamber bound of player 0's Voronoi cells, {label} ({} cells)", bitboard::count(&owned)),
-            per_op(time, || chambers.bound(&graph, black_box(&owned), head)),
-            SearchUnit::Nanos,
-        ));
-        let mut eval = Evaluator::new();
-        rows.push(row(
-            format!("evaluation: Voronoi split and both chamber bounds, {label}"),
-            per_op(time, || eval.duel(&graph, black_box(&game), 0, 1).value),
-            SearchUnit::Nanos,
-        ));
-    }
-    let game = duel_board(DUEL_TICK);
-    let graph = CellGraph::new(game.layout());
-    // Each search starts from an empty table, made before the clock starts;
-    // 20,000 nodes with the default time, fewer for a quick run.
-    let nodes = (time.as_millis() as u64 * 13).clamp(200, 20_000);
-    let runs = 5;
-    let mut rates: Vec<f64> = (0..runs)
-        .map(|_| {
-            let mut duel = Duel::new(&graph, 2, 0, 1, TABLE_BITS);
-            let mut budget = Budget::nodes(nodes);
-            let start = Instant::now();
-            black_box(duel.choose(&graph, &game, &mut budget));
-            budget.spent() as f64 / start.elapsed().as_secs_f64()
-        })
-        .collect();
-    rates.sort_by(f64::total_cmp);
-    let at = format!("tick {} of a game still open", game.tick());
-    rows.push(row(format!("alpha-beta nodes per second, {at}"), rates[runs / 2], SearchUnit::PerSecond));
-    let mut depths: Vec<f64> = (0..runs)
-        .map(|_| {
-            let mut duel = Duel::new(&graph, 2, 0, 1, TABLE_BITS);
-            let mut budget = Budget::new(Instant::now(), Limit::Time(Duration::from_millis(50)));
-            duel.choose(&graph, &game, &mut budget).map_or(0.0, |d| d.depth as f64)
-        })
-        .collect();
-    depths.sort_by(f64::total_cmp);
-    rows.push(row(
-        format!("ticks searched within a 50 ms limit (stops at 25 ms), {at}"),
-        depths[runs / 2],
-        SearchUnit::Ticks,
-    ));
-    rows
-}
-
-/// The tick of the board the alpha-beta figures search.
-const DUEL_TICK: u32 = 30;
-
-/// A default board played to `ticks` by two steady bots where the two can
-/// still meet and player 0 has a choice: the first seed whose game gets
-/// there.
-fn duel_board(ticks: u32) -> FastGame {
-    for seed in 0.. {
-        let mut game = FastGame::seeded(&Config::default(), seed).expect("the default configuration builds");
-        while game.tick() < ticks && !game.is_over() {
-            let actions = [steady(&game, 0), steady(&game, 1)];
-            game.step(&actions).expect("the game goes on");
-        }
-        let open = !game.is_over() && !space::separated(&game) && space::safe_moves(&game, 0).len() >= 2;
-        if game.tick() == ticks && open {
-            return game;
-        }
-    }
-    unreachable!("some seed reaches the tick")
-}
-
-/// Prints the search bot's rows as a Markdown table.
-pub fn print_search_table<W: Write + ?Sized>(out: &mut W, rows: &[SearchRow]) -> io::Result<()> {
-    writeln!(out, "| search bot | figure |")?;
-    writeln!(out, "| --- | ---: |")?;
-    for row in rows {
-        let figure = match row.unit {
-            SearchUnit::Nanos => show(row.value, Unit::Nanos),
-            SearchUnit::PerSecond => show(row.value, Unit::PerSecond),
-            SearchUnit::Ticks => format!("{:.0}", row.value),
-        };
-        writeln!(out, "| {} | {} |", row.what, figure)?;
-    }
-    Ok(())
-}
-
 /// Prints rows as the Markdown table of docs/performance.md.
 pub fn print_table<W: Write + ?Sized>(out: &mut W, rows: &[Row]) -> io::Result<()> {
     writeln!(out, "| measure | fast | reference | fast vs reference |")?;
@@ -282,7 +162,7 @@ pub fn print_table<W: Write + ?Sized>(out: &mut W, rows: &[Row]) -> io::Result<(
     Ok(())
 }
 
-fn show(value: f64, unit: Unit) -> String {
+pub(crate) fn show(value: f64, unit: Unit) -> String {
     match unit {
         Unit::Nanos if value < 10.0 => format!("{value:.1} ns"),
         Unit::Nanos if value < 10_000.0 => format!("{value:.0} ns"),
@@ -292,7 +172,7 @@ fn show(value: f64, unit: Unit) -> String {
     }
 }
 
-fn thousands(value: f64) -> String {
+pub(crate) fn thousands(value: f64) -> String {
     let digits = format!("{:.0}", value);
     let mut out = String::new();
     for (i, ch) in digits.chars().enumerate() {
@@ -306,12 +186,12 @@ fn thousands(value: f64) -> String {
 
 /// Nanoseconds per call of `op`: batches sized to about a tenth of `time`,
 /// the median of them.
-fn per_op<T>(time: Duration, mut op: impl FnMut() -> T) -> f64 {
+pub(crate) fn per_op<T>(time: Duration, mut op: impl FnMut() -> T) -> f64 {
     per_op_seeded(time, |_| op())
 }
 
 /// As [`per_op`], passing a fresh seed (0, 1, 2, …) to each call.
-fn per_op_seeded<T>(time: Duration, mut op: impl FnMut(u64) -> T) -> f64 {
+pub(crate) fn per_op_seeded<T>(time: Duration, mut op: impl FnMut(u64) -> T) -> f64 {
     let mut seed = 0u64;
     let mut batch = |iterations: u64| {
         let start = Instant::now();
@@ -342,13 +222,13 @@ fn per_op_seeded<T>(time: Duration, mut op: impl FnMut(u64) -> T) -> f64 {
 const HOT_STATES: usize = 16;
 
 /// The tick of the early-game board.
-const EARLY_TICK: u32 = 10;
+pub(crate) const EARLY_TICK: u32 = 10;
 /// The tick of the mid-game board.
-const MID_TICK: u32 = 250;
+pub(crate) const MID_TICK: u32 = 250;
 
 /// A bot that lasts: the safe move with the most free cells around its
 /// target, straight on ties, then the lowest direction. Deterministic.
-fn steady<E: Engine>(game: &E, id: usize) -> Action {
+pub(crate) fn steady<E: Engine>(game: &E, id: usize) -> Action {
     let p = game.player(id);
     let (w, h) = (game.config().width, game.config().height);
     let free = |c: Pos| game.cell(c) == EMPTY;
@@ -443,7 +323,7 @@ impl Moves {
 
 /// A default board played by two steady bots up to `ticks` (the first seed
 /// whose game gets that far).
-fn board_at(ticks: u32) -> FastGame {
+pub(crate) fn board_at(ticks: u32) -> FastGame {
     for seed in 0.. {
         let mut game = FastGame::seeded(&Config::default(), seed).expect("the default configuration builds");
         while game.tick() < ticks && !game.is_over() {
@@ -572,79 +452,6 @@ fn moves_per_second<E: NaturalSafe>(config: &Config, time: Duration) -> f64 {
         game.tick()
     });
     1e9 / ns
-}
-
-/// Breadth-first searches on the reference engine's grid, cell by cell,
-/// with buffers kept between calls: the yardstick of the search helpers.
-struct PlainSearch {
-    dist: Vec<Vec<u32>>,
-    queue: VecDeque<usize>,
-}
-
-impl PlainSearch {
-    fn new(game: &ReferenceGame) -> PlainSearch {
-        let cells = game.grid().len();
-        PlainSearch { dist: vec![vec![u32::MAX; cells]; game.num_players()], queue: VecDeque::with_capacity(cells) }
-    }
-
-    /// Distances from `from` through empty cells into `self.dist[slot]`.
-    fn distances(&mut self, game: &ReferenceGame, from: Pos, slot: usize) -> u32 {
-        let (w, h) = (game.config().width as usize, game.config().height as usize);
-        let grid = game.grid();
-        let dist = &mut self.dist[slot];
-        dist.fill(u32::MAX);
-        self.queue.clear();
-        self.queue.push_back(from.index(w as u32));
-        let mut reached = 0;
-        while let Some(i) = self.queue.pop_front() {
-            let d = if i == from.index(w as u32) { 0 } else { dist[i] };
-            let (x, y) = (i % w, i / w);
-            let mut visit = |j: usize| {
-                if grid[j] == EMPTY && dist[j] == u32::MAX {
-                    dist[j] = d + 1;
-                    reached += 1;
-                    self.queue.push_back(j);
-                }
-            };
-            if x > 0 {
-                visit(i - 1);
-            }
-            if x + 1 < w {
-                visit(i + 1);
-            }
-            if y > 0 {
-                visit(i - w);
-            }
-            if y + 1 < h {
-                visit(i + w);
-            }
-        }
-        reached
-    }
-
-    fn reachable(&mut self, game: &ReferenceGame, from: Pos) -> u32 {
-        self.distances(game, from, 0)
-    }
-
-    fn voronoi(&mut self, game: &ReferenceGame) -> [u32; 9] {
-        let living: Vec<usize> = (0..game.num_players()).filter(|&i| game.player(i).alive).collect();
-        for &id in &living {
-            self.distances(game, game.player(id).pos, id);
-        }
-        let mut counts = [0u32; 9];
-        for c in 0..game.grid().len() {
-            let best = living.iter().map(|&id| self.dist[id][c]).min().unwrap_or(u32::MAX);
-            if best == u32::MAX {
-                continue;
-            }
-            let mut owners = living.iter().filter(|&&id| self.dist[id][c] == best);
-            match (owners.next(), owners.next()) {
-                (Some(&id), None) => counts[id] += 1,
-                _ => counts[8] += 1,
-            }
-        }
-        counts
-    }
 }
 
 #[cfg(test)]
