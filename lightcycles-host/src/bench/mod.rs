@@ -421,16 +421,21 @@ fn games_per_second<E: NaturalSafe>(config: &Config, time: Duration) -> f64 {
     let mut rng = BotRng::new(11);
     let ns = per_op_seeded(time, |seed| {
         let mut game = E::seeded(config, seed).expect("the configuration builds");
-        while !game.is_over() {
-            let mut actions = [Action::Keep; 2];
-            for (id, action) in actions.iter_mut().enumerate() {
-                *action = Action::Move(game.natural_safe(id).pick(&mut rng));
-            }
-            game.step(&actions).expect("the game goes on");
-        }
-        game.tick()
+        play_out(&mut game, &mut rng)
     });
     1e9 / ns
+}
+
+/// Plays a two-player game to its end with two random bots; its last tick.
+fn play_out<E: NaturalSafe>(game: &mut E, rng: &mut BotRng) -> u32 {
+    while !game.is_over() {
+        let mut actions = [Action::Keep; 2];
+        for (id, action) in actions.iter_mut().enumerate() {
+            *action = Action::Move(game.natural_safe(id).pick(rng));
+        }
+        game.step(&actions).expect("the game goes on");
+    }
+    game.tick()
 }
 
 /// As [`games_per_second`], without building each game: the starts of 64
@@ -442,14 +447,7 @@ fn moves_per_second<E: NaturalSafe>(config: &Config, time: Duration) -> f64 {
     let mut rng = BotRng::new(11);
     let ns = per_op_seeded(time, |seed| {
         game.clone_from(&starts[seed as usize % starts.len()]);
-        while !game.is_over() {
-            let mut actions = [Action::Keep; 2];
-            for (id, action) in actions.iter_mut().enumerate() {
-                *action = Action::Move(game.natural_safe(id).pick(&mut rng));
-            }
-            game.step(&actions).expect("the game goes on");
-        }
-        game.tick()
+        play_out(&mut game, &mut rng)
     });
     1e9 / ns
 }
