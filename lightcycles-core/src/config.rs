@@ -91,7 +91,9 @@ pub enum ConfigError {
 }
 
 /// Everything that defines a game besides its seed (or map) and its bots.
+/// A replay records it as it is (docs/RULES.md section 10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Config {
     /// Board width `W`, 8 to 255.
     pub width: u32,

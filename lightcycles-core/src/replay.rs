@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bounded;
 use crate::command::{Action, Answer, FaultKind};
-use crate::config::{Config, FaultPolicy, MAX_PLAYERS, MAX_SIDE};
+use crate::config::{Config, MAX_PLAYERS, MAX_SIDE};
 use crate::engine::{Engine, GameError};
 use crate::geometry::Dir;
 use crate::map::{self, Map};
@@ -59,49 +59,6 @@ mod lists {
     bounded!(commands, Option<String>, MAX_TICKS_IN_REPLAY, MAX_PLAYERS, "commands");
     bounded!(faults, Option<FaultKind>, MAX_TICKS_IN_REPLAY, MAX_PLAYERS, "faults");
     bounded!(frames, Frame, MAX_TICKS_IN_REPLAY + 1, "frames");
-}
-
-/// The configuration as a replay records it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReplayConfig {
-    /// Board width.
-    pub width: u32,
-    /// Board height.
-    pub height: u32,
-    /// Number of players.
-    pub players: u32,
-    /// The tick cap.
-    pub max_ticks: u32,
-    /// Rock density in percent (0 for a custom map).
-    pub rock_density: u32,
-    /// What a fault costs.
-    pub fault_policy: FaultPolicy,
-}
-
-impl From<&Config> for ReplayConfig {
-    fn from(c: &Config) -> Self {
-        ReplayConfig {
-            width: c.width,
-            height: c.height,
-            players: c.players,
-            max_ticks: c.max_ticks,
-            rock_density: c.rock_density,
-            fault_policy: c.fault_policy,
-        }
-    }
-}
-
-impl From<&ReplayConfig> for Config {
-    fn from(c: &ReplayConfig) -> Self {
-        Config {
-            width: c.width,
-            height: c.height,
-            players: c.players,
-            max_ticks: c.max_ticks,
-            rock_density: c.rock_density,
-            fault_policy: c.fault_policy,
-        }
-    }
 }
 
 /// The state after some ticks: heads `[x, y, alive]` and directions.
@@ -175,7 +132,7 @@ pub struct Replay {
     /// The seed, `None` for a custom map.
     pub seed: Option<u64>,
     /// The configuration.
-    pub config: ReplayConfig,
+    pub config: Config,
     /// The text of the custom map file, `None` for a seeded map.
     pub map: Option<String>,
     /// Rock cells `[x, y]`, sorted by `y` then `x`.
@@ -230,7 +187,7 @@ impl Recorder {
             max_ticks: config.max_ticks,
             names,
             seed,
-            config: config.into(),
+            config: *config,
             map: map_text,
             rocks: map.rock_cells().iter().map(|p| [p.x as u32, p.y as u32]).collect(),
             start: map.starts.iter().map(|s| (s.pos.x as u32, s.pos.y as u32, s.dir)).collect(),
@@ -340,7 +297,7 @@ impl Replay {
 
     /// The configuration the game was played under.
     pub fn game_config(&self) -> Config {
-        (&self.config).into()
+        self.config
     }
 
     /// Builds the map the replay starts from (from `seed`, or from `map`),

@@ -19,6 +19,34 @@
 //!   maps as pictures and JSON.
 //! - [`mod@bench`]: the performance tables of `lightcycles bench`.
 //! - [`cli`]: the command line: flags in [`cli::args`], one module per command.
+//!
+//! Playing games is a library call: bots from the same specs the command
+//! line takes, the games of a run, each finished game handed back in order.
+//!
+//! ```
+//! use lightcycles_core::{Config, FastGame};
+//! use lightcycles_host::bot::adapter::Hosting;
+//! use lightcycles_host::bot::spec;
+//! use lightcycles_host::game::match_loop::Limits;
+//! use lightcycles_host::game::run::{self, GameOptions, Rounds};
+//!
+//! let bots = ["builtin:floodfill".to_string(), "builtin:random".to_string()];
+//! let entrants = spec::entrants(&bots, None, &Hosting::default()).unwrap();
+//! let options = GameOptions { config: Config::default(), map_file: None, limits: Limits::default(), out_dir: None };
+//! // Seeds 0 and 1, each played in both seat orders: four games, two at a time.
+//! let rounds = Rounds { rounds: 2, base_seed: 0, swap: true };
+//! let mut games = Vec::new();
+//! run::run::<FastGame>(&entrants, &options, &rounds, 2, |game| {
+//!     games.push((game.plan.seed, game.names.clone(), game.winning_entrant()));
+//!     Ok(())
+//! })
+//! .unwrap();
+//! assert_eq!(games.len(), 4);
+//! assert_eq!(games[1].1, ["random", "floodfill"], "game 1 swaps the seats");
+//! ```
+//!
+//! A tournament ([`tournament::Tournament`], [`tournament::run()`]) and a
+//! single game ([`game::run::play_game`]) are called the same way.
 // Unsafe code is refused everywhere but where C plugins are called
 // (`bot::adapter::plugin::c`), where a C plugin table is made to time that
 // adapter (`bench::adapters`) and where bot processes get their limits

@@ -90,7 +90,7 @@ impl Tournament {
                 .collect(),
             pairing: self.mode,
             seed: self.schedule.base_seed(),
-            config: (&self.options.config).into(),
+            config: self.options.config,
             map: self.options.map_file.as_ref().map(|m| m.text.clone()),
             time_first_ms: self.options.limits.first.as_millis() as u64,
             time_ms: self.options.limits.rest.as_millis() as u64,

@@ -26,7 +26,6 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use lightcycles_core::replay::ReplayConfig;
 use serde::{Deserialize, Serialize};
 
 use super::schedule::{PairingMode, ScheduledGame};
@@ -60,7 +59,7 @@ pub struct Header {
     /// The seed of round 0.
     pub seed: u64,
     /// The game configuration.
-    pub config: ReplayConfig,
+    pub config: lightcycles_core::Config,
     /// The text of the 2010 map file every game is played on, if any.
     pub map: Option<String>,
     /// Time for a bot's first answer.

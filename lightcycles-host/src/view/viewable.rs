@@ -3,13 +3,8 @@
 //! drawing never has to guess, and a bad file is refused with the field that
 //! is wrong rather than a panic.
 
-use lightcycles_core::config::{MAX_SIDE, MIN_SIDE};
+use lightcycles_core::config::{MAX_PLAYERS, MAX_SIDE, MIN_PLAYERS, MIN_SIDE};
 use lightcycles_core::replay::Replay;
-
-/// Most players a game can have (docs/RULES.md section 1).
-pub const MAX_PLAYERS: usize = 8;
-/// Fewest players a game can have.
-pub const MIN_PLAYERS: usize = 2;
 
 /// Why a replay cannot be shown.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -58,7 +53,7 @@ impl<'a> Viewable<'a> {
             }
         }
         let n = replay.num_players as usize;
-        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&n) {
+        if !(MIN_PLAYERS as usize..=MAX_PLAYERS).contains(&n) {
             return Err(malformed("num_players", format!("{n} is outside {MIN_PLAYERS}..={MAX_PLAYERS}")));
         }
         if replay.names.len() != n {

@@ -12,7 +12,7 @@ fn header(seed: u64) -> Header {
         ],
         pairing: PairingMode::RoundRobin,
         seed,
-        config: ReplayConfig::from(&Config::default()),
+        config: Config::default(),
         map: None,
         time_first_ms: 1000,
         time_ms: 50,
