@@ -184,13 +184,17 @@ pub fn entrants(args: &[String], log_dir: Option<&Path>, hosting: &Hosting) -> R
 }
 
 /// The display names of bots in seat order: each spec's name, or its
-/// default, made unique by `_2`, `_3`… . The first bot with a name keeps
-/// it; a later one takes the first free suffix that is no other bot's name.
+/// default, made unique by [`unique_names`].
 pub fn display_names(specs: &[BotSpec]) -> Vec<String> {
-    let bases: Vec<String> = specs.iter().map(BotSpec::base_name).collect();
+    unique_names(specs.iter().map(BotSpec::base_name).collect())
+}
+
+/// Names made unique by `_2`, `_3`… . The first bot with a name keeps it;
+/// a later one takes the first free suffix that is no other bot's name.
+pub fn unique_names(bases: Vec<String>) -> Vec<String> {
     let all_bases: HashSet<&str> = bases.iter().map(String::as_str).collect();
     let mut given: HashSet<String> = HashSet::new();
-    let mut names = Vec::with_capacity(specs.len());
+    let mut names = Vec::with_capacity(bases.len());
     for base in &bases {
         let name = if given.contains(base) {
             (2u64..)

@@ -1,0 +1,41 @@
+"""LightCycles for Python: the Tron light-cycles engine and match runner.
+
+The engine (``Game``, the fast bitboard engine proven equal to the rule
+book's reference), maps and replays come from ``lightcycles-core``; ``play``
+and ``tournament`` are the match loop of ``lightcycles-host``, in process;
+``lightcycles.env`` holds a PettingZoo ``ParallelEnv`` and the batched
+``VectorEnv``. The rules are those of docs/RULES.md in the repository.
+"""
+
+from lightcycles._lightcycles import (
+    Config,
+    Game,
+    GameOver,
+    GameResult,
+    PlayResult,
+    Replay,
+    ReplayMismatch,
+    VectorEnv,
+    generate_map,
+    play,
+    tournament,
+)
+
+#: The four directions, in the order of their codes 0 to 3.
+DIRECTIONS = ("N", "E", "S", "W")
+
+__all__ = [
+    "Config",
+    "DIRECTIONS",
+    "Game",
+    "GameOver",
+    "GameResult",
+    "PlayResult",
+    "Replay",
+    "ReplayMismatch",
+    "VectorEnv",
+    "generate_map",
+    "play",
+    "tournament",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,252 @@
+//! `lightcycles.Game`: the fast engine (`FastGame`), its space helpers, and
+//! `generate_map`.
+
+use lightcycles_core::observation::Observation;
+use lightcycles_core::space::{self, Scratch};
+use lightcycles_core::{map, Action, Config, Engine, FastGame, FaultPolicy, GameError, Pos, StepError};
+use lightcycles_host::game::match_loop::MapFile;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::config::{value_error, PyConfig};
+use crate::convert;
+
+create_exception!(lightcycles, GameOver, PyRuntimeError, "Raised by Game.step on a game that is over.");
+
+/// A game on the fast engine: bitboards, cheap to copy, proven equal to
+/// the rule book's reference engine frame for frame.
+///
+/// Game(config=None, seed=0) is the seeded game of the rule book (the map
+/// of `lightcycles map --seed SEED`).
+#[pyclass(name = "Game", module = "lightcycles")]
+pub struct PyGame {
+    pub(crate) game: FastGame,
+    scratch: Scratch,
+}
+
+impl PyGame {
+    pub(crate) fn of(game: FastGame) -> PyGame {
+        let scratch = Scratch::for_game(&game);
+        PyGame { game, scratch }
+    }
+
+    fn player_id(&self, player: usize) -> PyResult<usize> {
+        if player < self.game.num_players() {
+            Ok(player)
+        } else {
+            Err(PyIndexError::new_err(format!(
+                "player {player} does not exist: this game has players 0 to {}",
+                self.game.num_players() - 1
+            )))
+        }
+    }
+}
+
+fn game_error(e: GameError) -> PyErr {
+    value_error(e)
+}
+
+fn policy(name: &str) -> PyResult<FaultPolicy> {
+    name.parse::<FaultPolicy>().map_err(value_error)
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (config=None, seed=0))]
+    fn new(config: Option<PyRef<'_, PyConfig>>, seed: u64) -> PyResult<PyGame> {
+        let config = PyConfig::or_default(config);
+        Ok(PyGame::of(FastGame::seeded(&config, seed).map_err(game_error)?))
+    }
+
+    /// A game on a map of the 2010 Google AI Challenge (its text), for two
+    /// players.
+    #[staticmethod]
+    #[pyo3(signature = (text, max_ticks=2000, fault_policy="straight"))]
+    fn from_map(text: &str, max_ticks: u32, fault_policy: &str) -> PyResult<PyGame> {
+        let file = MapFile::parse(text.to_string()).map_err(value_error)?;
+        let config = file.config(max_ticks, policy(fault_policy)?);
+        config.validate().map_err(value_error)?;
+        Ok(PyGame::of(FastGame::from_map(&config, &file.map).map_err(game_error)?))
+    }
+
+    /// The game a CodeClash observation dict shows, to search from.
+    #[staticmethod]
+    #[pyo3(signature = (obs, fault_policy="straight"))]
+    fn from_observation(obs: &Bound<'_, PyAny>, fault_policy: &str) -> PyResult<PyGame> {
+        let text = convert::to_json(obs)?;
+        let obs: Observation =
+            serde_json::from_str(&text).map_err(|e| PyValueError::new_err(format!("not an observation: {e}")))?;
+        let position = obs.to_position(policy(fault_policy)?).map_err(value_error)?;
+        Ok(PyGame::of(FastGame::from_position(&position).map_err(game_error)?))
+    }
+
+    /// Plays one tick: one move per player ("N", "E", "S", "W", an int 0–3,
+    /// or None for no move; any other string is an invalid line), and
+    /// optionally one fault per player (None, "invalid", "timeout",
+    /// "crash", as in a replay's faults). Raises GameOver when the game is
+    /// over.
+    #[pyo3(signature = (moves, faults=None))]
+    fn step(&mut self, moves: &Bound<'_, PyAny>, faults: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let n = self.game.num_players();
+        let count = moves.len()?;
+        if count != n {
+            return Err(PyValueError::new_err(format!("{count} moves for {n} players: give one move per player")));
+        }
+        if let Some(f) = faults {
+            let got = f.len()?;
+            if got != n {
+                return Err(PyValueError::new_err(format!("{got} faults for {n} players: give one per player")));
+            }
+        }
+        let mut actions = [Action::Keep; lightcycles_core::config::MAX_PLAYERS];
+        for (i, action) in actions.iter_mut().enumerate().take(n) {
+            let fault = match faults {
+                Some(f) => convert::fault(&f.get_item(i)?)?,
+                None => None,
+            };
+            *action = convert::answer(&moves.get_item(i)?, fault)?.action();
+        }
+        self.game.step(&actions[..n]).map_err(|e| match e {
+            StepError::GameOver => GameOver::new_err("the game is over"),
+            other => value_error(other),
+        })
+    }
+
+    /// Ticks played so far.
+    #[getter]
+    fn tick(&self) -> u32 {
+        self.game.tick()
+    }
+
+    /// Whether the game has ended.
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// The id of the winner, or None (a draw, or the game goes on).
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        self.game.outcome().and_then(|o| o.winner)
+    }
+
+    /// How the game ended: winner, draw, ticks, placements, eliminated_at
+    /// and trails per player; None while it goes on.
+    #[getter]
+    fn result<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(o) = self.game.outcome() else { return Ok(None) };
+        let d = PyDict::new(py);
+        d.set_item("winner", o.winner)?;
+        d.set_item("draw", o.draw)?;
+        d.set_item("ticks", o.ticks)?;
+        d.set_item("placements", o.placements)?;
+        d.set_item("eliminated_at", o.eliminated_at)?;
+        d.set_item("trails", o.trails)?;
+        Ok(Some(d))
+    }
+
+    /// The number of players.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.game.num_players()
+    }
+
+    /// The configuration.
+    #[getter]
+    fn config(&self) -> PyConfig {
+        PyConfig { inner: *self.game.config() }
+    }
+
+    /// The players as the observation shows them: id, x, y, dir, alive.
+    #[getter]
+    fn players<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let obs = convert::from_json(py, &Observation::new(&self.game, 0).to_json())?;
+        obs.get_item("players")
+    }
+
+    /// Exactly the dict a CodeClash `get_move(obs)` receives for player
+    /// `you` before the next tick (the host's JSON).
+    fn observation<'py>(&self, py: Python<'py>, you: usize) -> PyResult<Bound<'py, PyAny>> {
+        let you = self.player_id(you)?;
+        convert::from_json(py, &Observation::new(&self.game, you).to_json())
+    }
+
+    /// The board as a numpy int8 array (height, width): -1 empty, -2 rock,
+    /// a player's id on its trail and head; the values of obs["grid"].
+    fn grid<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        let c = self.game.config();
+        let cells: Vec<i8> = (0..c.height)
+            .flat_map(|y| (0..c.width).map(move |x| (x, y)))
+            .map(|(x, y)| self.game.cell(Pos::new(x as u8, y as u8)))
+            .collect();
+        PyArray1::from_vec(py, cells).reshape([c.height as usize, c.width as usize])
+    }
+
+    /// A copy of this game.
+    fn clone(&self) -> PyGame {
+        PyGame::of(self.game.clone())
+    }
+
+    fn __copy__(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
+    }
+
+    /// Makes this game a copy of `other` without allocating when both have
+    /// the same board size.
+    fn copy_from(&mut self, other: PyRef<'_, PyGame>) {
+        self.game.copy_from(&other.game);
+    }
+
+    /// The number of free cells player `player`'s head can reach.
+    fn reachable(&mut self, player: usize) -> PyResult<u32> {
+        let id = self.player_id(player)?;
+        Ok(space::reachable_with(&self.game, self.game.head(id), &mut self.scratch))
+    }
+
+    /// The Voronoi split: for each player, the free cells it reaches
+    /// strictly first (ties to nobody).
+    fn voronoi(&mut self) -> Vec<u32> {
+        let split = space::voronoi_with(&self.game, &mut self.scratch);
+        split.counts[..self.game.num_players()].to_vec()
+    }
+
+    /// Whether no free path joins two living heads.
+    fn separated(&mut self) -> bool {
+        space::separated_with(&self.game, &mut self.scratch)
+    }
+
+    /// The moves of player `player` that do not crash at once (off the
+    /// board, into something solid, or the reversal into the neck).
+    fn safe_moves<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyList>> {
+        let id = self.player_id(player)?;
+        let moves: Vec<&str> = space::safe_moves(&self.game, id).iter().map(|d| d.as_str()).collect();
+        PyList::new(py, moves)
+    }
+
+    fn __repr__(&self) -> String {
+        let c = self.game.config();
+        format!("<lightcycles.Game {}×{}, {} players, tick {}>", c.width, c.height, c.players, self.game.tick())
+    }
+}
+
+/// The seeded map of the rule book: width, height, rocks and starts, the
+/// dict of `lightcycles map --json`.
+#[pyfunction]
+#[pyo3(signature = (seed, config=None))]
+pub fn generate_map<'py>(
+    py: Python<'py>,
+    seed: u64,
+    config: Option<PyRef<'_, PyConfig>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let config: Config = PyConfig::or_default(config);
+    let map = map::generate(&config, seed).map_err(value_error)?;
+    convert::from_json(py, &lightcycles_host::view::map::json(&map))
+}

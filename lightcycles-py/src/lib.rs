@@ -1,0 +1,40 @@
+//! `lightcycles` for Python: the rules engine, maps and replays of
+//! `lightcycles-core` and the match runner of `lightcycles-host`, as one
+//! CPython extension module (`lightcycles._lightcycles`), built by maturin.
+//!
+//! - [`config`]: `Config`, checked by the core.
+//! - [`game`]: `Game`, the fast engine, and `generate_map`.
+//! - [`replay`]: `Replay`: load, verify, frames.
+//! - [`play`]: `play` and `tournament`, the host's match loop, with Python
+//!   callables as bots.
+//! - [`vector`]: `VectorEnv`, many games stepped in one call.
+//!
+//! Python objects cross the boundary as the JSON the host writes, read
+//! with the `json` module, so a dict here is the dict a CodeClash bot
+//! gets.
+
+mod config;
+mod convert;
+mod game;
+mod play;
+mod replay;
+mod vector;
+
+use pyo3::prelude::*;
+
+/// The extension module.
+#[pymodule]
+fn _lightcycles(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<config::PyConfig>()?;
+    m.add_class::<game::PyGame>()?;
+    m.add_class::<replay::PyReplay>()?;
+    m.add_class::<play::PlayResult>()?;
+    m.add_class::<play::GameResult>()?;
+    m.add_class::<vector::PyVectorEnv>()?;
+    m.add_function(wrap_pyfunction!(game::generate_map, m)?)?;
+    m.add_function(wrap_pyfunction!(play::play, m)?)?;
+    m.add_function(wrap_pyfunction!(play::tournament, m)?)?;
+    m.add("ReplayMismatch", m.py().get_type::<replay::ReplayMismatch>())?;
+    m.add("GameOver", m.py().get_type::<game::GameOver>())?;
+    Ok(())
+}

@@ -1,0 +1,405 @@
+//! `lightcycles.play` and `lightcycles.tournament`: the host's match loop
+//! and tournaments, in process, the GIL released while Rust plays. A bot is
+//! a spec string (anything the CLI takes) or a Python callable
+//! `get_move(obs) -> str`, called with the host's time limit.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use lightcycles_core::FaultPolicy;
+use lightcycles_core::{Config, FastGame};
+use lightcycles_host::bot::adapter::Hosting;
+use lightcycles_host::bot::process::log::{LogPlace, LOGS_DIR};
+use lightcycles_host::bot::spec::{self, BotSpec, Entrant};
+use lightcycles_host::bot::{Bot, BotContext, BotError, BotFactory, Reply, Turn};
+use lightcycles_host::cli::{BoardArgs, PolicyArg};
+use lightcycles_host::game::match_loop::Limits;
+use lightcycles_host::game::report::{self, Tally};
+use lightcycles_host::game::run::{self, GameOptions, GameSummary, Rounds, RunError};
+use lightcycles_host::stats::Sprt;
+use lightcycles_host::tournament::progress::ProgressMode;
+use lightcycles_host::tournament::schedule::{PairingMode, Schedule};
+use lightcycles_host::tournament::{self as host_tournament, Tournament};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use crate::config::{value_error, PyConfig};
+use crate::convert;
+
+/// A Python callable as a bot: made per game and seat, called once per
+/// tick with the observation dict.
+struct CallableFactory {
+    func: Py<PyAny>,
+}
+
+impl BotFactory for CallableFactory {
+    fn create(&self, _ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
+        let func = Python::attach(|py| self.func.clone_ref(py));
+        Ok(Box::new(CallableBot { func, reported: false }))
+    }
+}
+
+struct CallableBot {
+    func: Py<PyAny>,
+    /// Whether this bot's first exception has been printed (one traceback
+    /// per game, not one per tick).
+    reported: bool,
+}
+
+impl Bot for CallableBot {
+    /// The bot's answer: a raised exception is a crash, a late answer a
+    /// timeout (a Python call cannot be cut short: it is timed, as the host
+    /// times its own built-in bots), a value that is not a string an
+    /// invalid line.
+    fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
+        let json = turn.observation().to_json();
+        Python::attach(|py| {
+            let obs = match convert::from_json(py, &json) {
+                Ok(obs) => obs,
+                Err(_) => return Reply::Crash,
+            };
+            let start = Instant::now();
+            let answer = self.func.call1(py, (obs,));
+            let late = start.elapsed() > limit;
+            match answer {
+                Err(e) => {
+                    if !self.reported {
+                        self.reported = true;
+                        e.print(py);
+                    }
+                    Reply::Crash
+                }
+                Ok(_) if late => Reply::Timeout,
+                Ok(value) => match value.bind(py).cast::<PyString>() {
+                    Ok(s) => Reply::Line(s.to_string_lossy().into_owned().into_bytes()),
+                    Err(_) => Reply::Line(format!("{}", value.bind(py)).into_bytes()),
+                },
+            }
+        })
+    }
+}
+
+/// The name a callable is shown by: its `__name__`, kept to the NAME
+/// grammar (letters, digits, `_`, `-`, `.`).
+fn callable_name(func: &Bound<'_, PyAny>) -> String {
+    let name: String = func.getattr("__name__").and_then(|n| n.extract()).unwrap_or_else(|_| "python".to_string());
+    let plain: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' }).collect();
+    if plain.is_empty() {
+        "python".to_string()
+    } else {
+        plain
+    }
+}
+
+/// The entrants of a run: spec strings through the host's registry,
+/// callables as in-process bots; names made unique as the CLI makes them.
+/// Also the specs as the results header records them.
+fn entrants(
+    bots: &[Bound<'_, PyAny>],
+    log_dir: Option<&std::path::Path>,
+    hosting: &Hosting,
+) -> PyResult<(Vec<Entrant>, Vec<String>)> {
+    enum Made {
+        Spec(BotSpec),
+        Callable(Py<PyAny>),
+    }
+    let mut made = Vec::with_capacity(bots.len());
+    let mut bases = Vec::with_capacity(bots.len());
+    for bot in bots {
+        if let Ok(text) = bot.cast::<PyString>() {
+            let spec = BotSpec::parse(&text.extract::<String>()?).map_err(value_error)?;
+            bases.push(spec.base_name());
+            made.push(Made::Spec(spec));
+        } else if bot.is_callable() {
+            bases.push(callable_name(bot));
+            made.push(Made::Callable(bot.clone().unbind()));
+        } else {
+            return Err(PyValueError::new_err(format!(
+                "a bot is a spec string or a callable get_move(obs) -> str, not {}",
+                bot.get_type().name()?
+            )));
+        }
+    }
+    let names = spec::unique_names(bases);
+    let mut entrants = Vec::with_capacity(made.len());
+    let mut specs = Vec::with_capacity(made.len());
+    for (made, name) in made.into_iter().zip(names) {
+        let (factory, spec): (Arc<dyn BotFactory>, String) = match made {
+            Made::Spec(spec) => {
+                if let Some(max) = spec.adapter.max_players().filter(|&max| bots.len() > max) {
+                    return Err(PyValueError::new_err(format!(
+                        "bot {:?}: {} play games of {max} players only, but {} bots were given",
+                        spec.arg,
+                        spec.adapter.form(),
+                        bots.len()
+                    )));
+                }
+                let log = log_dir.map(|dir| LogPlace { dir: dir.to_path_buf(), name: name.clone() });
+                (spec.factory(log, hosting).map_err(value_error)?, spec.arg.clone())
+            }
+            Made::Callable(func) => (Arc::new(CallableFactory { func }), format!("python:{name}")),
+        };
+        entrants.push(Entrant { name, factory });
+        specs.push(spec);
+    }
+    Ok((entrants, specs))
+}
+
+/// The configuration of a run of `players` bots: the one given (its
+/// player count must match) or the default.
+fn run_config(config: Option<PyRef<'_, PyConfig>>, players: usize) -> PyResult<Config> {
+    let config = match config {
+        Some(c) if c.inner.players as usize != players => {
+            return Err(PyValueError::new_err(format!(
+                "config has {} players, but {players} bots were given",
+                c.inner.players
+            )))
+        }
+        Some(c) => c.inner,
+        None => Config { players: players as u32, ..Config::default() },
+    };
+    config.validate().map_err(value_error)?;
+    Ok(config)
+}
+
+fn limits(time_first_ms: u64, time_ms: u64) -> PyResult<Limits> {
+    if time_first_ms == 0 || time_ms == 0 {
+        return Err(PyValueError::new_err("time limits are at least 1 ms"));
+    }
+    Ok(Limits { first: Duration::from_millis(time_first_ms), rest: Duration::from_millis(time_ms) })
+}
+
+fn out_dir(dir: Option<PathBuf>) -> PyResult<Option<PathBuf>> {
+    if let Some(dir) = &dir {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            PyValueError::new_err(format!("out_dir {}: cannot create the directory: {e}", dir.display()))
+        })?;
+    }
+    Ok(dir)
+}
+
+/// One finished game of `play`.
+#[pyclass(module = "lightcycles", frozen, get_all)]
+pub struct GameResult {
+    /// The game number, from 0.
+    game: u64,
+    /// Its seed.
+    seed: u64,
+    /// The bots' names by seat.
+    names: Vec<String>,
+    /// The index (in the bots given) of the bot in each seat.
+    seats: Vec<usize>,
+    /// The winner's name, or None for a draw.
+    winner: Option<String>,
+    /// Ticks played.
+    ticks: u32,
+    /// Faults by seat: dicts of invalid, timeout and crash counts.
+    faults: Vec<Py<PyDict>>,
+    /// The replay file written, when out_dir was given.
+    replay: Option<PathBuf>,
+}
+
+#[pymethods]
+impl GameResult {
+    fn __repr__(&self) -> String {
+        let winner = self.winner.as_ref().map_or("None".to_string(), |w| format!("{w:?}"));
+        format!(
+            "GameResult(game={}, seed={}, names={:?}, winner={winner}, ticks={})",
+            self.game, self.seed, self.names, self.ticks
+        )
+    }
+}
+
+impl GameResult {
+    fn of(py: Python<'_>, g: &GameSummary) -> PyResult<GameResult> {
+        let faults = g
+            .faults
+            .iter()
+            .map(|f| {
+                let d = PyDict::new(py);
+                d.set_item("invalid", f.invalid)?;
+                d.set_item("timeout", f.timeout)?;
+                d.set_item("crash", f.crash)?;
+                Ok(d.unbind())
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(GameResult {
+            game: g.plan.game,
+            seed: g.plan.seed,
+            names: g.names.clone(),
+            seats: g.plan.seats.clone(),
+            winner: g.outcome.winner.map(|seat| g.names[seat].clone()),
+            ticks: g.outcome.ticks,
+            faults,
+            replay: g.replay_path.clone(),
+        })
+    }
+}
+
+/// What `play` played: wins per bot, draws, every game, and the
+/// FINAL_RESULTS block the CLI prints.
+#[pyclass(module = "lightcycles", frozen, get_all)]
+pub struct PlayResult {
+    /// The bots' names, in the order given.
+    names: Vec<String>,
+    /// Games won, by bot (in the order given).
+    wins: Vec<u64>,
+    /// Games no one won.
+    draws: u64,
+    /// Every game, in game order.
+    games: Vec<Py<GameResult>>,
+    /// The FINAL_RESULTS block, as `lightcycles play` prints it.
+    final_results: String,
+}
+
+#[pymethods]
+impl PlayResult {
+    fn __repr__(&self) -> String {
+        format!("PlayResult(names={:?}, wins={:?}, draws={})", self.names, self.wins, self.draws)
+    }
+}
+
+/// Runs `play` on the host with the GIL released; a Ctrl-C between games
+/// stops it and raises KeyboardInterrupt.
+fn interruptible<T: Send>(py: Python<'_>, f: impl FnOnce() -> Result<T, RunError> + Send) -> PyResult<T> {
+    let result = py.detach(f);
+    match result {
+        Ok(t) => Ok(t),
+        Err(RunError::Report(msg)) if msg == INTERRUPTED => Err(PyKeyboardInterrupt::new_err("stopped by Ctrl-C")),
+        Err(e) => Err(value_error(e)),
+    }
+}
+
+const INTERRUPTED: &str = "interrupted";
+
+/// Whether Python has a signal to handle (Ctrl-C): checked between games.
+fn check_signals() -> Result<(), RunError> {
+    Python::attach(|py| py.check_signals()).map_err(|_| RunError::Report(INTERRUPTED.to_string()))
+}
+
+/// Plays ROUNDS seeded games between the bots, as `lightcycles play` does:
+/// game g with seed SEED+g (with swap, each round twice, seats reversed),
+/// jobs games at once, replays to out_dir. A bot is a spec string
+/// ("builtin:search", "path/main.py", "cmd:…", a plugin) or a callable
+/// get_move(obs) -> str, called with the host's time limits (a late,
+/// raising or invalid answer is a fault, as for every bot).
+#[pyfunction]
+#[pyo3(signature = (bots, rounds=10, seed=0, swap=false, jobs=1, out_dir=None, time_ms=50, time_first_ms=1000, config=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn play(
+    py: Python<'_>,
+    bots: Vec<Bound<'_, PyAny>>,
+    rounds: u64,
+    seed: u64,
+    swap: bool,
+    jobs: usize,
+    out_dir: Option<PathBuf>,
+    time_ms: u64,
+    time_first_ms: u64,
+    config: Option<PyRef<'_, PyConfig>>,
+) -> PyResult<PlayResult> {
+    if rounds == 0 || jobs == 0 {
+        return Err(PyValueError::new_err("rounds and jobs are at least 1"));
+    }
+    let config = run_config(config, bots.len())?;
+    let out_dir = out_dir_checked(out_dir)?;
+    let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
+    let (entrants, _specs) = entrants(&bots, log_dir.as_deref(), &Hosting::default())?;
+    let options = GameOptions { config, map_file: None, limits: limits(time_first_ms, time_ms)?, out_dir };
+    let rounds = Rounds { rounds, base_seed: seed, swap };
+    let mut summaries = Vec::new();
+    interruptible(py, || {
+        run::run::<FastGame>(&entrants, &options, &rounds, jobs, |game| {
+            check_signals()?;
+            summaries.push(game.clone());
+            Ok(())
+        })
+    })?;
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+    let mut tally = Tally::new(entrants.len());
+    let mut games = Vec::with_capacity(summaries.len());
+    for g in &summaries {
+        tally.add(g);
+        games.push(Py::new(py, GameResult::of(py, g)?)?);
+    }
+    let final_results = report::final_results(&tally, &names);
+    Ok(PlayResult { names, wins: tally.wins, draws: tally.draws, games, final_results })
+}
+
+fn out_dir_checked(dir: Option<PathBuf>) -> PyResult<Option<PathBuf>> {
+    out_dir(dir)
+}
+
+/// Plays a tournament as `lightcycles tournament` does: every seed in both
+/// seats, two bots a game, a round robin (or a gauntlet of the first bot),
+/// with statistics, an optional SPRT ("ELO0,ELO1,ALPHA,BETA"), a results
+/// file that can be resumed. Returns the report (the dict of --report, with
+/// the table the CLI prints under "table").
+#[pyfunction]
+#[pyo3(signature = (bots, games=None, seed=0, jobs=None, results=None, resume=false, sprt=None, gauntlet=false, out_dir=None, time_ms=50, time_first_ms=1000, config=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn tournament<'py>(
+    py: Python<'py>,
+    bots: Vec<Bound<'py, PyAny>>,
+    games: Option<u64>,
+    seed: u64,
+    jobs: Option<usize>,
+    results: Option<PathBuf>,
+    resume: bool,
+    sprt: Option<&str>,
+    gauntlet: bool,
+    out_dir: Option<PathBuf>,
+    time_ms: u64,
+    time_first_ms: u64,
+    config: Option<PyRef<'_, PyConfig>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let config = run_config(config, 2)?;
+    let sprt = sprt.map(str::parse::<Sprt>).transpose().map_err(value_error)?;
+    if sprt.is_some() && bots.len() != 2 {
+        return Err(PyValueError::new_err(format!("sprt compares two bots, but {} were given", bots.len())));
+    }
+    if resume && results.is_none() {
+        return Err(PyValueError::new_err("resume continues a results file: give results=PATH"));
+    }
+    let out_dir = out_dir_checked(out_dir)?;
+    let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
+    let hosting = Hosting { isolate: true, ..Hosting::default() };
+    let (entrants, specs) = entrants(&bots, log_dir.as_deref(), &hosting)?;
+    let mode = if gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
+    let games = games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 });
+    let schedule = Schedule::new(entrants.len(), mode, games, seed).map_err(value_error)?;
+    let limits = limits(time_first_ms, time_ms)?;
+    let board = BoardArgs {
+        width: config.width,
+        height: config.height,
+        max_ticks: config.max_ticks,
+        rock_density: config.rock_density,
+        fault_policy: match config.fault_policy {
+            FaultPolicy::Straight => PolicyArg::Straight,
+            FaultPolicy::Eliminate => PolicyArg::Eliminate,
+        },
+        map: None,
+        time_first_ms,
+        time_ms,
+    };
+    let t = Tournament {
+        entrants,
+        specs,
+        mode,
+        schedule,
+        options: GameOptions { config, map_file: None, limits, out_dir },
+        jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
+        sprt,
+        results,
+        resume,
+        replay_flags: board.to_flags(),
+        progress: ProgressMode::Log(0),
+    };
+    let report = py.detach(|| host_tournament::run::<FastGame>(&t)).map_err(value_error)?;
+    let dict = convert::from_json(py, &report.to_json())?;
+    dict.set_item("table", report.to_table())?;
+    Ok(dict)
+}

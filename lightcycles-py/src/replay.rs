@@ -1,0 +1,110 @@
+//! `lightcycles.Replay`: a replay file, read with the host's caps, verified
+//! on the reference engine frame by frame.
+
+use std::path::PathBuf;
+
+use lightcycles_core::replay::{self, Replay, ReplayError};
+use lightcycles_core::ReferenceGame;
+use lightcycles_host::io::input;
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::convert;
+
+create_exception!(
+    lightcycles,
+    ReplayMismatch,
+    PyValueError,
+    "A replay that differs from the rules: its tick, player, field, expected and actual say where."
+);
+
+/// A recorded game (the `sim_<g>.json` files of `lightcycles play -o`).
+#[pyclass(name = "Replay", module = "lightcycles", frozen)]
+pub struct PyReplay {
+    replay: Replay,
+}
+
+#[pymethods]
+impl PyReplay {
+    /// Reads a replay file (at most the size the CLI reads).
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<PyReplay> {
+        let text = input::read_text(&path, &input::REPLAY)
+            .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))?;
+        Self::from_json(&text).map_err(|e| PyValueError::new_err(format!("{}: {}", path.display(), e)))
+    }
+
+    /// A replay from its JSON text.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<PyReplay> {
+        Replay::from_json(text).map(|replay| PyReplay { replay }).map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// Plays the recorded commands on the reference engine and compares
+    /// every frame and the result. Returns the result (as Game.result);
+    /// raises ReplayMismatch at the first difference, ValueError when the
+    /// file is malformed.
+    fn verify<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        match replay::verify::<ReferenceGame>(&self.replay) {
+            Ok(o) => {
+                let d = PyDict::new(py);
+                d.set_item("winner", o.winner)?;
+                d.set_item("draw", o.draw)?;
+                d.set_item("ticks", o.ticks)?;
+                d.set_item("placements", o.placements)?;
+                d.set_item("eliminated_at", o.eliminated_at)?;
+                d.set_item("trails", o.trails)?;
+                Ok(d)
+            }
+            Err(ReplayError::Mismatch(m)) => {
+                let err = ReplayMismatch::new_err(m.to_string());
+                let value = err.value(py);
+                value.setattr("tick", m.tick)?;
+                value.setattr("player", m.player)?;
+                value.setattr("field", &m.field)?;
+                value.setattr("expected", &m.expected)?;
+                value.setattr("actual", &m.actual)?;
+                Err(err)
+            }
+            Err(e) => Err(PyValueError::new_err(e.to_string())),
+        }
+    }
+
+    /// The frames: the board's heads, directions and the living players
+    /// after each tick, from tick 0.
+    #[getter]
+    fn frames<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.to_dict(py)?.get_item("frames")
+    }
+
+    /// The recorded lines (None for no line), one row per tick.
+    #[getter]
+    fn commands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.to_dict(py)?.get_item("commands")
+    }
+
+    /// The recorded faults (None, "invalid", "timeout", "crash"), one row
+    /// per tick.
+    #[getter]
+    fn faults<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.to_dict(py)?.get_item("faults")
+    }
+
+    /// The names of the bots by seat.
+    #[getter]
+    fn names(&self) -> Vec<String> {
+        self.replay.names.clone()
+    }
+
+    /// The whole replay as the dict of its JSON file.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        convert::from_json(py, &self.replay.to_json())
+    }
+
+    /// The replay file's text.
+    fn to_json(&self) -> String {
+        self.replay.to_json()
+    }
+}

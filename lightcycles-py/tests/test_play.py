@@ -1,0 +1,128 @@
+"""The host's match loop from Python: callables as bots, their faults, the
+observation they receive, results as the CLI gives them, tournaments."""
+
+import json
+import sys
+import time
+
+import pytest
+
+import lightcycles as lc
+from conftest import game_of
+
+RECORDER = """
+import sys
+with open(sys.argv[1], "w") as log:
+    for line in sys.stdin:
+        log.write(line)
+        log.flush()
+        print("N", flush=True)
+"""
+
+
+def test_a_callable_sees_exactly_what_a_json_lines_bot_sees(tmp_path):
+    script = tmp_path / "recorder.py"
+    script.write_text(RECORDER)
+    log = tmp_path / "seen.jsonl"
+    seen = []
+
+    def get_move(obs):
+        seen.append(obs)
+        return "N"
+
+    lc.play([get_move, f"cmd:{sys.executable} {script} {log}"], rounds=1, seed=4, time_first_ms=5000)
+    host = [json.loads(line) for line in log.read_text().splitlines()]
+    assert host, "the program was asked"
+    # The same states, seen from the other seat: only "you" differs.
+    assert len(seen) == len(host)
+    for mine, theirs in zip(seen, host):
+        assert mine == {**theirs, "you": 0}
+    # And both are what Game.observation gives for the same game.
+    g = lc.Game(seed=4)
+    assert g.observation(0) == seen[0]
+
+
+def test_results_are_those_of_the_cli_for_the_same_arguments():
+    result = lc.play(["builtin:floodfill", "builtin:random"], rounds=4, seed=7, swap=True)
+    assert result.names == ["floodfill", "random"]
+    assert len(result.games) == 8
+    assert sum(result.wins) + result.draws == 8
+    assert [g.game for g in result.games] == list(range(8))
+    assert result.games[1].names == ["random", "floodfill"], "swap reverses the seats"
+    assert result.final_results.startswith("FINAL_RESULTS\nBot_1: ")
+    again = lc.play(["builtin:floodfill", "builtin:random"], rounds=4, seed=7, swap=True, jobs=2)
+    assert [(g.seed, g.winner, g.ticks) for g in again.games] == [(g.seed, g.winner, g.ticks) for g in result.games]
+
+
+def test_a_raising_a_late_and_a_garbage_bot_are_faults_not_crashes():
+    def raises(obs):
+        raise RuntimeError("bot bug")
+
+    def late(obs):
+        time.sleep(0.03)
+        return "N"
+
+    def garbage(obs):
+        return 42
+
+    result = lc.play([raises, "builtin:straight"], rounds=1, time_first_ms=1000)
+    assert result.games[0].faults[0]["crash"] >= 1
+    result = lc.play([late, "builtin:straight"], rounds=1, time_first_ms=10, time_ms=10)
+    assert result.games[0].faults[0]["timeout"] >= 1
+    result = lc.play([garbage, "builtin:straight"], rounds=1)
+    assert result.games[0].faults[0]["invalid"] >= 1
+
+
+def test_names_are_made_unique():
+    def get_move(obs):
+        return "N"
+
+    result = lc.play([get_move, get_move, "builtin:random"], rounds=1, config=lc.Config(players=3))
+    assert result.names == ["get_move", "get_move_2", "random"]
+
+
+def test_replays_written_by_play_verify_and_load(tmp_path):
+    result = lc.play(["builtin:random", "builtin:fuzz"], rounds=2, out_dir=tmp_path)
+    for g in result.games:
+        r = lc.Replay.load(g.replay)
+        assert r.verify()["ticks"] == g.ticks
+        assert r.names == g.names
+        assert len(r.frames) == g.ticks + 1
+
+
+def test_a_changed_replay_names_tick_player_and_field(tmp_path):
+    result = lc.play(["builtin:random", "builtin:straight"], rounds=1, out_dir=tmp_path)
+    data = json.loads(open(result.games[0].replay).read())
+    data["frames"][1]["heads"][1][0] += 1
+    with pytest.raises(lc.ReplayMismatch) as e:
+        lc.Replay.from_json(json.dumps(data)).verify()
+    assert (e.value.tick, e.value.player, e.value.field) == (1, 1, "heads")
+    with pytest.raises(ValueError, match="malformed"):
+        lc.Replay.from_json("{}")
+
+
+def test_a_tournament_reports_and_resumes(tmp_path):
+    results = tmp_path / "t.jsonl"
+    report = lc.tournament(["builtin:floodfill", "builtin:random"], games=6, results=results, jobs=2)
+    assert (report["games_scheduled"], report["games_played"]) == (6, 6)
+    assert [b["name"] for b in report["bots"]] == ["floodfill", "random"]
+    assert report["bots"][0]["wins"] + report["bots"][0]["draws"] + report["bots"][0]["losses"] == 6
+    assert "floodfill" in report["table"]
+    lines = results.read_text().splitlines()
+    assert len(lines) == 7, "a header and one line per game"
+    again = lc.tournament(["builtin:floodfill", "builtin:random"], games=6, results=results, resume=True)
+    assert again["bots"] == report["bots"], "resumed, the same counts"
+    assert len(results.read_text().splitlines()) == 7, "nothing played twice"
+
+
+def test_bad_bots_and_arguments_are_value_errors():
+    with pytest.raises(ValueError, match="not a bot spec"):
+        lc.play(["nonsense", "builtin:random"])
+    with pytest.raises(ValueError, match="a bot is a spec string or a callable"):
+        lc.play([3, "builtin:random"])
+    with pytest.raises(ValueError, match="config has 2 players, but 3 bots"):
+        lc.play(["builtin:random"] * 3, config=lc.Config())
+    with pytest.raises(ValueError, match="cannot read"):
+        lc.play(["no/such/main.py", "builtin:random"])
+    with pytest.raises(ValueError, match="sprt"):
+        lc.tournament(["builtin:random"] * 3, sprt="0,10,0.05,0.05")
