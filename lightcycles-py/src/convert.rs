@@ -2,11 +2,12 @@
 //! `json` module, so a dict here is the dict a CodeClash bot gets), and a
 //! Python move or fault to the core's `Answer`.
 
+use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::{Answer, Dir, FaultKind};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyInt, PyString};
+use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
 static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -24,6 +25,33 @@ pub(crate) fn from_json<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py,
 /// A Python value as JSON text, for the core's readers.
 pub(crate) fn to_json(value: &Bound<'_, PyAny>) -> PyResult<String> {
     json_function(value.py(), &DUMPS, "dumps")?.call1((value,))?.extract()
+}
+
+/// A player as the observation shows it: id, x, y, dir, alive.
+pub(crate) fn player_dict<'py>(py: Python<'py>, p: &PlayerView) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("id", p.id)?;
+    d.set_item("x", p.x)?;
+    d.set_item("y", p.y)?;
+    d.set_item("dir", p.dir.as_str())?;
+    d.set_item("alive", p.alive)?;
+    Ok(d)
+}
+
+/// The observation as the dict `json.loads` makes of the host's JSON (keys
+/// in the same order), built directly: what a CodeClash bot receives.
+pub(crate) fn observation_dict<'py>(py: Python<'py>, obs: &Observation) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("tick", obs.tick)?;
+    d.set_item("max_ticks", obs.max_ticks)?;
+    d.set_item("width", obs.width)?;
+    d.set_item("height", obs.height)?;
+    d.set_item("you", obs.you)?;
+    let players = obs.players.iter().map(|p| player_dict(py, p)).collect::<PyResult<Vec<_>>>()?;
+    d.set_item("players", PyList::new(py, players)?)?;
+    let rows = obs.grid.iter().map(|row| PyList::new(py, row)).collect::<PyResult<Vec<_>>>()?;
+    d.set_item("grid", PyList::new(py, rows)?)?;
+    Ok(d)
 }
 
 /// One player's move as `Game.step` takes it: `"N"`, `"E"`, `"S"`, `"W"`
@@ -48,6 +76,24 @@ pub(crate) fn answer(mv: &Bound<'_, PyAny>, fault: Option<FaultKind>) -> PyResul
         )));
     };
     Ok(Answer { line, fault })
+}
+
+static LETTERS: PyOnceLock<[Py<PyString>; 4]> = PyOnceLock::new();
+
+/// The action of one player's move: a direction's letter, the common case,
+/// is found by identity (CPython keeps one object per one-letter string);
+/// everything else goes through [`answer`] and the core's parser.
+pub(crate) fn action(mv: &Bound<'_, PyAny>, fault: Option<FaultKind>) -> PyResult<lightcycles_core::Action> {
+    if fault.is_none() {
+        let py = mv.py();
+        let letters = LETTERS.get_or_init(py, || Dir::ALL.map(|d| PyString::intern(py, d.as_str()).unbind()));
+        for (d, letter) in Dir::ALL.into_iter().zip(letters) {
+            if mv.is(letter.bind(py)) {
+                return Ok(lightcycles_core::Action::Move(d));
+            }
+        }
+    }
+    Ok(answer(mv, fault)?.action())
 }
 
 /// A fault as a replay's `faults` names it: `None`, `"invalid"`,

@@ -1,7 +1,7 @@
 //! `lightcycles.Game`: the fast engine (`FastGame`), its space helpers, and
 //! `generate_map`.
 
-use lightcycles_core::observation::Observation;
+use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{map, Action, Config, Engine, FastGame, FaultPolicy, GameError, Pos, StepError};
 use lightcycles_host::game::match_loop::MapFile;
@@ -103,12 +103,17 @@ impl PyGame {
             }
         }
         let mut actions = [Action::Keep; lightcycles_core::config::MAX_PLAYERS];
+        let list = moves.cast::<PyList>().ok();
         for (i, action) in actions.iter_mut().enumerate().take(n) {
             let fault = match faults {
                 Some(f) => convert::fault(&f.get_item(i)?)?,
                 None => None,
             };
-            *action = convert::answer(&moves.get_item(i)?, fault)?.action();
+            let mv = match list {
+                Some(list) => list.get_item(i)?,
+                None => moves.get_item(i)?,
+            };
+            *action = convert::action(&mv, fault)?;
         }
         self.game.step(&actions[..n]).map_err(|e| match e {
             StepError::GameOver => GameOver::new_err("the game is over"),
@@ -163,16 +168,22 @@ impl PyGame {
 
     /// The players as the observation shows them: id, x, y, dir, alive.
     #[getter]
-    fn players<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let obs = convert::from_json(py, &Observation::new(&self.game, 0).to_json())?;
-        obs.get_item("players")
+    fn players<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let players = (0..self.game.num_players())
+            .map(|id| {
+                let p = self.game.player(id);
+                let view = PlayerView { id, x: p.pos.x as u32, y: p.pos.y as u32, dir: p.dir, alive: p.alive };
+                convert::player_dict(py, &view)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, players)
     }
 
     /// Exactly the dict a CodeClash `get_move(obs)` receives for player
     /// `you` before the next tick (the host's JSON).
-    fn observation<'py>(&self, py: Python<'py>, you: usize) -> PyResult<Bound<'py, PyAny>> {
+    fn observation<'py>(&self, py: Python<'py>, you: usize) -> PyResult<Bound<'py, PyDict>> {
         let you = self.player_id(you)?;
-        convert::from_json(py, &Observation::new(&self.game, you).to_json())
+        convert::observation_dict(py, &Observation::new(&self.game, you))
     }
 
     /// The board as a numpy int8 array (height, width): -1 empty, -2 rock,

@@ -54,9 +54,9 @@ impl Bot for CallableBot {
     /// times its own built-in bots), a value that is not a string an
     /// invalid line.
     fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
-        let json = turn.observation().to_json();
+        let observation = turn.observation();
         Python::attach(|py| {
-            let obs = match convert::from_json(py, &json) {
+            let obs = match convert::observation_dict(py, &observation) {
                 Ok(obs) => obs,
                 Err(_) => return Reply::Crash,
             };

@@ -50,37 +50,33 @@ impl PyVectorEnv {
         Ok(())
     }
 
-    /// Writes the whole board of game `env` and its players.
-    fn write_all(&self, py: Python<'_>, env: usize) -> PyResult<()> {
-        let game = &self.games[env];
-        let (w, h) = (self.config.width as usize, self.config.height as usize);
-        {
-            let mut guard = self.grid.bind(py).try_readwrite().map_err(borrowed)?;
-            let mut grid = guard.as_array_mut();
-            for y in 0..h {
-                for x in 0..w {
-                    grid[[env, y, x]] = game.cell(Pos::new(x as u8, y as u8));
-                }
-            }
-        }
-        self.write_players(py, env)
-    }
-
-    /// Writes the players of game `env`, and the cells under their heads.
-    fn write_players(&self, py: Python<'_>, env: usize) -> PyResult<()> {
-        let game = &self.games[env];
+    /// Writes the observations of the games in `boards` whole, and the
+    /// players of every game (with the cells under their heads): the
+    /// arrays are borrowed once for the lot.
+    fn write(&self, py: Python<'_>, boards: &[usize]) -> PyResult<()> {
         let mut grid = self.grid.bind(py).try_readwrite().map_err(borrowed)?;
         let mut grid = grid.as_array_mut();
         let mut heads = self.heads.bind(py).try_readwrite().map_err(borrowed)?;
         let mut heads = heads.as_array_mut();
         let mut alive = self.alive.bind(py).try_readwrite().map_err(borrowed)?;
         let mut alive = alive.as_array_mut();
-        for id in 0..game.num_players() {
-            let p = game.player(id);
-            grid[[env, p.pos.y as usize, p.pos.x as usize]] = game.cell(p.pos);
-            heads[[env, id, 0]] = p.pos.x as i16;
-            heads[[env, id, 1]] = p.pos.y as i16;
-            alive[[env, id]] = p.alive;
+        let (w, h) = (self.config.width as usize, self.config.height as usize);
+        for &env in boards {
+            let game = &self.games[env];
+            for y in 0..h {
+                for x in 0..w {
+                    grid[[env, y, x]] = game.cell(Pos::new(x as u8, y as u8));
+                }
+            }
+        }
+        for (env, game) in self.games.iter().enumerate() {
+            for id in 0..game.num_players() {
+                let p = game.player(id);
+                grid[[env, p.pos.y as usize, p.pos.x as usize]] = game.cell(p.pos);
+                heads[[env, id, 0]] = p.pos.x as i16;
+                heads[[env, id, 1]] = p.pos.y as i16;
+                alive[[env, id]] = p.alive;
+            }
         }
         Ok(())
     }
@@ -126,8 +122,8 @@ impl PyVectorEnv {
         };
         for i in 0..num_envs {
             env.start(i)?;
-            env.write_all(py, i)?;
         }
+        env.write(py, &(0..num_envs).collect::<Vec<_>>())?;
         Ok(env)
     }
 
@@ -154,8 +150,8 @@ impl PyVectorEnv {
         self.started = 0;
         for i in 0..self.games.len() {
             self.start(i)?;
-            self.write_all(py, i)?;
         }
+        self.write(py, &(0..self.games.len()).collect::<Vec<_>>())?;
         let infos = PyDict::new(py);
         infos.set_item("seeds", self.seeds.clone())?;
         Ok((self.observations(py)?, infos))
@@ -226,15 +222,12 @@ impl PyVectorEnv {
                 }
             }
         }
-        for env in 0..self.games.len() {
-            self.write_players(py, env)?;
-        }
-        let infos = PyDict::new(py);
-        infos.set_item("ended", ended.clone())?;
-        for env in ended {
+        for &env in &ended {
             self.start(env)?;
-            self.write_all(py, env)?;
         }
+        self.write(py, &ended)?;
+        let infos = PyDict::new(py);
+        infos.set_item("ended", ended)?;
         Ok((
             self.observations(py)?,
             self.rewards.bind(py).clone(),

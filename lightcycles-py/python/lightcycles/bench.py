@@ -1,0 +1,181 @@
+"""The package's benchmark: ``python -m lightcycles.bench [--quick]``.
+
+Prints one Markdown table: the Python ``Game`` calls per call (step, clone,
+copy_from, reachable, voronoi, observation), ``VectorEnv`` environment
+steps per second at 1, 64 and 1024 games on this one thread, the PettingZoo
+``ParallelEnv``, and the cost of a Python callable bot in
+``lightcycles.play`` against the same game loop written in Python. Every
+figure is the median of several timed batches; figures from one run compare
+with each other, less so across machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Callable, List, Tuple
+
+import numpy as np
+
+import lightcycles as lc
+
+
+def per_call(fn: Callable[[], object], seconds: float) -> float:
+    """Seconds per call of fn: batches sized to a tenth of the time, the
+    median of seven."""
+    n = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        took = time.perf_counter() - start
+        if took >= seconds / 40 or n >= 1 << 24:
+            break
+        n *= 2
+    n = max(1, int(n * (seconds / 10) / max(took, 1e-9)))
+    samples = []
+    for _ in range(7):
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        samples.append((time.perf_counter() - start) / n)
+    return statistics.median(samples)
+
+
+def early_game(ticks: int = 10) -> lc.Game:
+    game = lc.Game(seed=1)
+    for _ in range(ticks):
+        game.step([m[0] if (m := game.safe_moves(i)) else None for i in range(2)])
+    return game
+
+
+def game_rows(seconds: float) -> List[Tuple[str, str]]:
+    game = early_game()
+    scripted = [game.clone() for _ in range(64)]
+    moves = ["N", "N"]
+    rows = []
+    i = [0]
+
+    def step() -> None:
+        g = scripted[i[0] % 64]
+        i[0] += 1
+        if g.is_over or g.tick > 200:
+            g.copy_from(game)
+        g.step(moves)
+
+    rows.append(("Game.step (2 players, 48 × 36)", f"{per_call(step, seconds) * 1e9:,.0f} ns"))
+    rows.append(("Game.clone", f"{per_call(game.clone, seconds) * 1e9:,.0f} ns"))
+    other = game.clone()
+    rows.append(("Game.copy_from", f"{per_call(lambda: other.copy_from(game), seconds) * 1e9:,.0f} ns"))
+    rows.append(("Game.reachable, early game", f"{per_call(lambda: game.reachable(0), seconds) * 1e9:,.0f} ns"))
+    rows.append(("Game.voronoi, early game", f"{per_call(game.voronoi, seconds) * 1e9:,.0f} ns"))
+    rows.append(("Game.observation (the CodeClash dict)", f"{per_call(lambda: game.observation(0), seconds) * 1e6:,.1f} µs"))
+    rows.append(("Game.grid (numpy int8)", f"{per_call(game.grid, seconds) * 1e6:,.1f} µs"))
+    return rows
+
+
+def vector_rows(seconds: float) -> List[Tuple[str, str]]:
+    from lightcycles.env import VectorEnv
+
+    rows = []
+    for n in (1, 64, 1024):
+        env = VectorEnv(n, seed=0)
+        env.reset(seed=0)
+        rng = np.random.default_rng(0)
+        actions = [rng.integers(0, 4, size=(n, 2)) for _ in range(16)]
+        k = [0]
+
+        def step() -> None:
+            env.step(actions[k[0] % 16])
+            k[0] += 1
+
+        per = per_call(step, seconds)
+        rows.append((f"VectorEnv.step, {n} envs (random moves)", f"{n / per:,.0f} env steps/s"))
+    return rows
+
+
+def parallel_rows(seconds: float) -> List[Tuple[str, str]]:
+    from lightcycles.env import parallel_env
+
+    env = parallel_env()
+    env.reset(seed=0)
+
+    def step() -> None:
+        if not env.agents:
+            env.reset()
+        env.step({a: 0 for a in env.agents})
+
+    per = per_call(step, seconds)
+    return [("ParallelEnv.step (planes, 48 × 36)", f"{1 / per:,.0f} steps/s")]
+
+
+def example_bot():
+    """get_move of examples/python-bot/main.py, when the repository is here."""
+    path = Path(__file__).resolve().parents[3] / "examples" / "python-bot" / "main.py"
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location("example_main", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.get_move
+
+
+def python_loop(get_move, games: int) -> Tuple[float, int]:
+    """The game loop of a CodeClash-style engine written in Python: both
+    seats' observations, get_move for each, one step. Seconds, ticks."""
+    ticks = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        game = lc.Game(seed=seed)
+        while not game.is_over:
+            game.step([get_move(game.observation(i)) for i in range(2)])
+            ticks += 1
+    return time.perf_counter() - start, ticks
+
+
+def host_loop(get_move, games: int) -> Tuple[float, int]:
+    start = time.perf_counter()
+    result = lc.play([get_move, get_move], rounds=games, time_ms=10_000, time_first_ms=10_000)
+    return time.perf_counter() - start, sum(g.ticks for g in result.games)
+
+
+def loop_rows(games: int) -> List[Tuple[str, str]]:
+    rows = []
+
+    def straight(obs):
+        return "N" if obs["tick"] % 7 else "E"
+
+    t_py, n_py = python_loop(straight, games)
+    t_host, n_host = host_loop(straight, games)
+    rows.append(("a trivial callable, Python loop (Game + observation)", f"{t_py / n_py * 1e6:,.1f} µs per tick"))
+    rows.append(("a trivial callable, lightcycles.play", f"{t_host / n_host * 1e6:,.1f} µs per tick"))
+    bot = example_bot()
+    if bot is not None:
+        t_py, n_py = python_loop(bot, games)
+        t_host, n_host = host_loop(bot, games)
+        rows.append(("examples/python-bot, both seats, Python loop", f"{t_py:,.2f} s for {games} games ({n_py} ticks)"))
+        rows.append(("examples/python-bot, both seats, lightcycles.play", f"{t_host:,.2f} s ({t_host / t_py:.2f}× the loop)"))
+    return rows
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m lightcycles.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per measure (default 1)")
+    parser.add_argument("--games", type=int, default=20, help="games of the game-loop rows (default 20)")
+    parser.add_argument("--quick", action="store_true", help="a short run: 0.1 s a measure, 2 games")
+    args = parser.parse_args(argv)
+    seconds, games = (0.1, 2) if args.quick else (args.seconds, args.games)
+    print("| measure | figure |\n| --- | ---: |")
+    sections = [lambda: game_rows(seconds), lambda: vector_rows(seconds), lambda: parallel_rows(seconds), lambda: loop_rows(games)]
+    for section in sections:
+        for what, figure in section():
+            print(f"| {what} | {figure} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
