@@ -3,7 +3,7 @@
 
 use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::space::{self, Scratch};
-use lightcycles_core::{map, Action, Config, Engine, FastGame, FaultPolicy, GameError, Pos, StepError};
+use lightcycles_core::{map, Action, Answer, Config, Engine, FastGame, FaultPolicy, GameError, Pos, StepError};
 use lightcycles_host::game::match_loop::MapFile;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::create_exception;
@@ -25,12 +25,37 @@ create_exception!(lightcycles, GameOver, PyRuntimeError, "Raised by Game.step on
 pub struct PyGame {
     pub(crate) game: FastGame,
     scratch: Scratch,
+    /// What `Replay.record` needs, in a game made with `record=True`.
+    pub(crate) history: Option<History>,
+}
+
+/// Where a recorded game started and every answer since: enough to record
+/// the replay the CLI would have written.
+#[derive(Clone)]
+pub(crate) struct History {
+    pub(crate) origin: Start,
+    pub(crate) answers: Vec<Vec<Answer>>,
+}
+
+/// The start of a recorded game.
+#[derive(Clone)]
+pub(crate) enum Start {
+    /// The seeded map of this seed.
+    Seed(u64),
+    /// This 2010 map file.
+    MapFile(String),
 }
 
 impl PyGame {
     pub(crate) fn of(game: FastGame) -> PyGame {
         let scratch = Scratch::for_game(&game);
-        PyGame { game, scratch }
+        PyGame { game, scratch, history: None }
+    }
+
+    fn recorded(game: FastGame, record: bool, origin: Start) -> PyGame {
+        let mut made = PyGame::of(game);
+        made.history = record.then_some(History { origin, answers: Vec::new() });
+        made
     }
 
     fn player_id(&self, player: usize) -> PyResult<usize> {
@@ -56,21 +81,23 @@ fn policy(name: &str) -> PyResult<FaultPolicy> {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (config=None, seed=0))]
-    fn new(config: Option<PyRef<'_, PyConfig>>, seed: u64) -> PyResult<PyGame> {
+    #[pyo3(signature = (config=None, seed=0, record=false))]
+    fn new(config: Option<PyRef<'_, PyConfig>>, seed: u64, record: bool) -> PyResult<PyGame> {
         let config = PyConfig::or_default(config);
-        Ok(PyGame::of(FastGame::seeded(&config, seed).map_err(game_error)?))
+        let game = FastGame::seeded(&config, seed).map_err(game_error)?;
+        Ok(PyGame::recorded(game, record, Start::Seed(seed)))
     }
 
     /// A game on a map of the 2010 Google AI Challenge (its text), for two
     /// players.
     #[staticmethod]
-    #[pyo3(signature = (text, max_ticks=2000, fault_policy="straight"))]
-    fn from_map(text: &str, max_ticks: u32, fault_policy: &str) -> PyResult<PyGame> {
+    #[pyo3(signature = (text, max_ticks=2000, fault_policy="straight", record=false))]
+    fn from_map(text: &str, max_ticks: u32, fault_policy: &str, record: bool) -> PyResult<PyGame> {
         let file = MapFile::parse(text.to_string()).map_err(value_error)?;
         let config = file.config(max_ticks, policy(fault_policy)?);
         config.validate().map_err(value_error)?;
-        Ok(PyGame::of(FastGame::from_map(&config, &file.map).map_err(game_error)?))
+        let game = FastGame::from_map(&config, &file.map).map_err(game_error)?;
+        Ok(PyGame::recorded(game, record, Start::MapFile(file.text)))
     }
 
     /// The game a CodeClash observation dict shows, to search from.
@@ -103,6 +130,7 @@ impl PyGame {
             }
         }
         let mut actions = [Action::Keep; lightcycles_core::config::MAX_PLAYERS];
+        let mut answers = Vec::new();
         let list = moves.cast::<PyList>().ok();
         for (i, action) in actions.iter_mut().enumerate().take(n) {
             let fault = match faults {
@@ -113,12 +141,23 @@ impl PyGame {
                 Some(list) => list.get_item(i)?,
                 None => moves.get_item(i)?,
             };
-            *action = convert::action(&mv, fault)?;
+            *action = if self.history.is_some() {
+                let answer = convert::answer(&mv, fault)?;
+                let action = answer.action();
+                answers.push(answer);
+                action
+            } else {
+                convert::action(&mv, fault)?
+            };
         }
         self.game.step(&actions[..n]).map_err(|e| match e {
             StepError::GameOver => GameOver::new_err("the game is over"),
             other => value_error(other),
-        })
+        })?;
+        if let Some(history) = &mut self.history {
+            history.answers.push(answers);
+        }
+        Ok(())
     }
 
     /// Ticks played so far.
@@ -197,9 +236,11 @@ impl PyGame {
         PyArray1::from_vec(py, cells).reshape([c.height as usize, c.width as usize])
     }
 
-    /// A copy of this game.
+    /// A copy of this game (with its record, when it keeps one).
     fn clone(&self) -> PyGame {
-        PyGame::of(self.game.clone())
+        let mut copy = PyGame::of(self.game.clone());
+        copy.history = self.history.clone();
+        copy
     }
 
     fn __copy__(&self) -> PyGame {
@@ -214,6 +255,7 @@ impl PyGame {
     /// the same board size.
     fn copy_from(&mut self, other: PyRef<'_, PyGame>) {
         self.game.copy_from(&other.game);
+        self.history.clone_from(&other.history);
     }
 
     /// The number of free cells player `player`'s head can reach.

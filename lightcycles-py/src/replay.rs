@@ -3,15 +3,18 @@
 
 use std::path::PathBuf;
 
-use lightcycles_core::replay::{self, Replay, ReplayError};
-use lightcycles_core::ReferenceGame;
+use lightcycles_core::map::{self, parse_2010};
+use lightcycles_core::replay::{self, Origin, Recorder, Replay, ReplayError};
+use lightcycles_core::{Answer, Engine, FastGame, ReferenceGame};
 use lightcycles_host::io::input;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::config::value_error;
 use crate::convert;
+use crate::game::{PyGame, Start};
 
 create_exception!(
     lightcycles,
@@ -106,5 +109,45 @@ impl PyReplay {
     /// The replay file's text.
     fn to_json(&self) -> String {
         self.replay.to_json()
+    }
+
+    /// Writes the replay to `path` (whole, through a rename), as the CLI
+    /// writes `sim_<g>.json`.
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        let mut json = self.replay.to_json();
+        json.push('\n');
+        lightcycles_host::io::whole_file::write(&path, json.as_bytes())
+            .map_err(|e| PyValueError::new_err(format!("{}: cannot write: {e}", path.display())))
+    }
+
+    /// The replay of a game made with `record=True`, as the CLI would have
+    /// written it: its start (seed or map file), every answer, every frame
+    /// and the result. `names` are the bots by seat (default player_0, …).
+    #[staticmethod]
+    #[pyo3(signature = (game, names=None))]
+    fn record(game: PyRef<'_, PyGame>, names: Option<Vec<String>>) -> PyResult<PyReplay> {
+        let history = game.history.as_ref().ok_or_else(|| {
+            PyValueError::new_err(
+                "this game keeps no record: make it with Game(..., record=True) or Game.from_map(..., record=True)",
+            )
+        })?;
+        let config = *game.game.config();
+        let n = config.players as usize;
+        let names = names.unwrap_or_else(|| (0..n).map(|i| format!("player_{i}")).collect());
+        if names.len() != n {
+            return Err(PyValueError::new_err(format!("{} names for {n} players", names.len())));
+        }
+        let (map, origin) = match &history.origin {
+            Start::Seed(seed) => (map::generate(&config, *seed).map_err(value_error)?, Origin::Seed(*seed)),
+            Start::MapFile(text) => (parse_2010(text).map_err(value_error)?, Origin::MapFile(text)),
+        };
+        let mut engine = FastGame::from_map(&config, &map).map_err(value_error)?;
+        let mut recorder = Recorder::new(&engine, &map, origin, names);
+        for answers in &history.answers {
+            let actions: Vec<_> = answers.iter().map(Answer::action).collect();
+            engine.step(&actions).map_err(value_error)?;
+            recorder.record(answers, &engine);
+        }
+        Ok(PyReplay { replay: recorder.finish() })
     }
 }

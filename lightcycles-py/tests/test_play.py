@@ -126,3 +126,42 @@ def test_bad_bots_and_arguments_are_value_errors():
         lc.play(["no/such/main.py", "builtin:random"])
     with pytest.raises(ValueError, match="sprt"):
         lc.tournament(["builtin:random"] * 3, sprt="0,10,0.05,0.05")
+
+
+def test_replay_record_writes_the_file_the_cli_writes(tmp_path):
+    from conftest import golden_paths
+
+    result = lc.play(["builtin:fuzz", "builtin:random"], rounds=2, seed=31, out_dir=tmp_path / "cli")
+    headon = next(p for p in golden_paths() if p.name == "map_headon_draw.json")
+    files = [g.replay for g in result.games] + [headon]
+    for path in files:
+        written = json.loads(open(path).read())
+        c = written["config"]
+        if written["map"] is not None:
+            game = lc.Game.from_map(written["map"], max_ticks=c["max_ticks"], fault_policy=c["fault_policy"], record=True)
+        else:
+            game = lc.Game(lc.Config(**c), seed=written["seed"], record=True)
+        for commands, faults in zip(written["commands"], written["faults"]):
+            game.step(commands, faults)
+        replay = lc.Replay.record(game, written["names"])
+        assert json.loads(replay.to_json()) == written, path
+        if path != headon:
+            assert replay.to_json() + "\n" == open(path).read(), "byte for byte"
+        out = tmp_path / "again.json"
+        replay.save(out)
+        assert lc.Replay.load(out).verify()["ticks"] == written["result"]["ticks"]
+    with pytest.raises(ValueError, match="keeps no record"):
+        lc.Replay.record(lc.Game())
+
+
+def test_ctrl_c_stops_a_run_between_games():
+    import _thread
+    import threading
+
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        lc.play(["builtin:random", "builtin:random"], rounds=1_000_000)
+    timer.cancel()
+    assert time.perf_counter() - started < 30
