@@ -236,6 +236,15 @@ impl PyGame {
         PyArray1::from_vec(py, cells).reshape([c.height as usize, c.width as usize])
     }
 
+    /// The value of one cell: -1 empty, -2 rock (and off the board), a
+    /// player's id on its trail and head.
+    fn cell(&self, x: i64, y: i64) -> i8 {
+        match (u8::try_from(x), u8::try_from(y)) {
+            (Ok(x), Ok(y)) => self.game.cell(Pos::new(x, y)),
+            _ => lightcycles_core::ROCK,
+        }
+    }
+
     /// A copy of this game (with its record, when it keeps one).
     fn clone(&self) -> PyGame {
         let mut copy = PyGame::of(self.game.clone());

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use lightcycles_core::observation::PlayerView;
 use lightcycles_core::FaultPolicy;
 use lightcycles_core::{Config, FastGame};
 use lightcycles_host::bot::adapter::Hosting;
@@ -23,7 +24,7 @@ use lightcycles_host::tournament::schedule::{PairingMode, Schedule};
 use lightcycles_host::tournament::{self as host_tournament, Tournament};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::config::{value_error, PyConfig};
 use crate::convert;
@@ -37,7 +38,7 @@ struct CallableFactory {
 impl BotFactory for CallableFactory {
     fn create(&self, _ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
         let func = Python::attach(|py| self.func.clone_ref(py));
-        Ok(Box::new(CallableBot { func, reported: false }))
+        Ok(Box::new(CallableBot { func, reported: false, board: None }))
     }
 }
 
@@ -46,6 +47,56 @@ struct CallableBot {
     /// Whether this bot's first exception has been printed (one traceback
     /// per game, not one per tick).
     reported: bool,
+    /// The board as last sent, and its rows as Python lists that only this
+    /// adapter holds: each tick updates the few cells that changed and
+    /// hands the bot copies of the rows (a tick changes the cells under
+    /// the heads, so the grid is not built again).
+    board: Option<(Vec<i8>, Vec<Py<PyList>>)>,
+}
+
+impl CallableBot {
+    /// The observation dict of `turn`: the same dict `json.loads` makes of
+    /// the host's JSON line.
+    fn observation<'py>(&mut self, py: Python<'py>, turn: &Turn<'_>) -> PyResult<Bound<'py, PyDict>> {
+        let position = turn.position();
+        let w = position.config.width as usize;
+        let grid = &position.grid;
+        match &mut self.board {
+            Some((cells, rows)) if cells.len() == grid.len() => {
+                for (i, (&now, seen)) in grid.iter().zip(cells.iter_mut()).enumerate() {
+                    if now != *seen {
+                        *seen = now;
+                        rows[i / w].bind(py).set_item(i % w, now)?;
+                    }
+                }
+            }
+            _ => {
+                let rows =
+                    grid.chunks(w).map(|row| PyList::new(py, row).map(Bound::unbind)).collect::<PyResult<_>>()?;
+                self.board = Some((grid.clone(), rows));
+            }
+        }
+        let (_, rows) = self.board.as_ref().expect("the board was just made");
+        let d = PyDict::new(py);
+        d.set_item("tick", turn.tick())?;
+        d.set_item("max_ticks", position.config.max_ticks)?;
+        d.set_item("width", position.config.width)?;
+        d.set_item("height", position.config.height)?;
+        d.set_item("you", turn.you())?;
+        let players = position
+            .players
+            .iter()
+            .enumerate()
+            .map(|(id, s)| {
+                let view = PlayerView { id, x: s.pos.x as u32, y: s.pos.y as u32, dir: s.dir, alive: s.alive };
+                convert::player_dict(py, &view)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        d.set_item("players", PyList::new(py, players)?)?;
+        let copies = rows.iter().map(|row| row.bind(py).get_slice(0, w)).collect::<Vec<_>>();
+        d.set_item("grid", PyList::new(py, copies)?)?;
+        Ok(d)
+    }
 }
 
 impl Bot for CallableBot {
@@ -54,9 +105,8 @@ impl Bot for CallableBot {
     /// times its own built-in bots), a value that is not a string an
     /// invalid line.
     fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
-        let observation = turn.observation();
         Python::attach(|py| {
-            let obs = match convert::observation_dict(py, &observation) {
+            let obs = match self.observation(py, turn) {
                 Ok(obs) => obs,
                 Err(_) => return Reply::Crash,
             };

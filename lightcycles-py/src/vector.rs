@@ -6,8 +6,8 @@
 //! writes a few cells per game, not the board.
 
 use lightcycles_core::rng::game_seed;
-use lightcycles_core::{Action, Config, Dir, Engine, FastGame, Pos};
-use numpy::ndarray::{Array2, Array3};
+use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Map, EMPTY, ROCK};
+use numpy::ndarray::{Array2, Array3, Axis};
 use numpy::{IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -28,6 +28,8 @@ use crate::config::{value_error, PyConfig};
 pub struct PyVectorEnv {
     config: Config,
     games: Vec<FastGame>,
+    /// The map of each game in play.
+    maps: Vec<Map>,
     /// The seed of each game in play.
     seeds: Vec<u64>,
     base_seed: u64,
@@ -45,28 +47,28 @@ impl PyVectorEnv {
     fn start(&mut self, env: usize) -> PyResult<()> {
         let seed = game_seed(self.base_seed, self.started);
         self.started += 1;
-        self.games[env] = FastGame::seeded(&self.config, seed).map_err(value_error)?;
+        let map = map::generate(&self.config, seed).map_err(value_error)?;
+        self.games[env] = FastGame::from_map(&self.config, &map).map_err(value_error)?;
+        self.maps[env] = map;
         self.seeds[env] = seed;
         Ok(())
     }
 
-    /// Writes the observations of the games in `boards` whole, and the
-    /// players of every game (with the cells under their heads): the
-    /// arrays are borrowed once for the lot.
-    fn write(&self, py: Python<'_>, boards: &[usize]) -> PyResult<()> {
+    /// Writes the boards of the games in `fresh` (just started: a board is
+    /// its map) whole, and the players of every game with the cells under
+    /// their heads: the arrays are borrowed once for the lot.
+    fn write(&self, py: Python<'_>, fresh: &[usize]) -> PyResult<()> {
         let mut grid = self.grid.bind(py).try_readwrite().map_err(borrowed)?;
         let mut grid = grid.as_array_mut();
         let mut heads = self.heads.bind(py).try_readwrite().map_err(borrowed)?;
         let mut heads = heads.as_array_mut();
         let mut alive = self.alive.bind(py).try_readwrite().map_err(borrowed)?;
         let mut alive = alive.as_array_mut();
-        let (w, h) = (self.config.width as usize, self.config.height as usize);
-        for &env in boards {
-            let game = &self.games[env];
-            for y in 0..h {
-                for x in 0..w {
-                    grid[[env, y, x]] = game.cell(Pos::new(x as u8, y as u8));
-                }
+        for &env in fresh {
+            // Rocks and empty cells; the start cells are the heads, below.
+            let mut board = grid.index_axis_mut(Axis(0), env);
+            for (cell, &rock) in board.iter_mut().zip(&self.maps[env].rocks) {
+                *cell = if rock { ROCK } else { EMPTY };
             }
         }
         for (env, game) in self.games.iter().enumerate() {
@@ -110,6 +112,7 @@ impl PyVectorEnv {
         let mut env = PyVectorEnv {
             config,
             games: vec![first; num_envs],
+            maps: vec![map::generate(&config, seed).map_err(value_error)?; num_envs],
             seeds: vec![0; num_envs],
             base_seed: seed,
             started: 0,

@@ -35,6 +35,19 @@ def test_parallel_env_plays_the_seeded_game_and_rewards_the_winner():
         assert total[f"player_{game.winner}"] == 1.0
 
 
+def test_parallel_env_planes_are_those_of_the_game_at_every_tick():
+    env = env_mod.parallel_env(width=16, height=16, players=3, rock_density=10)
+    rng = np.random.default_rng(5)
+    for seed in range(20):
+        obs, _ = env.reset(seed=seed)
+        while True:
+            for a in obs:
+                assert np.array_equal(obs[a], env_mod.planes(env.game, env.possible_agents.index(a))), (seed, a)
+            if not env.agents:
+                break
+            obs, *_ = env.step({a: int(rng.integers(0, 4)) for a in env.agents})
+
+
 def test_codeclash_observations_are_the_bot_dict():
     env = env_mod.parallel_env(obs_type="codeclash")
     obs, _ = env.reset(seed=3)

@@ -1,6 +1,7 @@
 """The host's match loop from Python: callables as bots, their faults, the
 observation they receive, results as the CLI gives them, tournaments."""
 
+import copy
 import json
 import sys
 import time
@@ -27,7 +28,11 @@ def test_a_callable_sees_exactly_what_a_json_lines_bot_sees(tmp_path):
     seen = []
 
     def get_move(obs):
-        seen.append(obs)
+        seen.append(copy.deepcopy(obs))
+        # A bot may scribble on what it gets: the next tick is unharmed.
+        obs["grid"][0][0] = 99
+        obs["grid"][1].clear()
+        obs["players"][0]["x"] = -5
         return "N"
 
     lc.play([get_move, f"cmd:{sys.executable} {script} {log}"], rounds=1, seed=4, time_first_ms=5000)

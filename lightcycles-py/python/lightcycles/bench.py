@@ -15,6 +15,7 @@ import argparse
 import importlib.util
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable, List, Tuple
@@ -53,28 +54,50 @@ def early_game(ticks: int = 10) -> lc.Game:
     return game
 
 
+def long_game() -> Tuple[lc.Game, List[List[str]]]:
+    """A game of two flood-fill bots on the default board: its start and the
+    moves of every tick, to step through without a bot in the loop."""
+    result = lc.play(["builtin:floodfill", "builtin:floodfill"], rounds=1, seed=1, out_dir=tempfile.mkdtemp())
+    replay = lc.Replay.load(result.games[0].replay)
+    return lc.Game(seed=1), [list(row) for row in replay.commands]
+
+
 def game_rows(seconds: float) -> List[Tuple[str, str]]:
-    game = early_game()
-    scripted = [game.clone() for _ in range(64)]
-    moves = ["N", "N"]
-    rows = []
-    i = [0]
+    start, script = long_game()
+    game = start.clone()
+    ticks = len(script)
 
-    def step() -> None:
-        g = scripted[i[0] % 64]
-        i[0] += 1
-        if g.is_over or g.tick > 200:
-            g.copy_from(game)
-        g.step(moves)
+    def play_through() -> None:
+        game.copy_from(start)
+        step = game.step
+        for moves in script:
+            step(moves)
 
-    rows.append(("Game.step (2 players, 48 × 36)", f"{per_call(step, seconds) * 1e9:,.0f} ns"))
-    rows.append(("Game.clone", f"{per_call(game.clone, seconds) * 1e9:,.0f} ns"))
-    other = game.clone()
-    rows.append(("Game.copy_from", f"{per_call(lambda: other.copy_from(game), seconds) * 1e9:,.0f} ns"))
-    rows.append(("Game.reachable, early game", f"{per_call(lambda: game.reachable(0), seconds) * 1e9:,.0f} ns"))
-    rows.append(("Game.voronoi, early game", f"{per_call(game.voronoi, seconds) * 1e9:,.0f} ns"))
-    rows.append(("Game.observation (the CodeClash dict)", f"{per_call(lambda: game.observation(0), seconds) * 1e6:,.1f} µs"))
-    rows.append(("Game.grid (numpy int8)", f"{per_call(game.grid, seconds) * 1e6:,.1f} µs"))
+    copy = per_call(lambda: game.copy_from(start), seconds)
+    through = per_call(play_through, seconds)
+    rows = [(f"Game.step (2 players, 48 × 36; a {ticks}-tick game)", f"{(through - copy) / ticks * 1e9:,.0f} ns")]
+
+    early = early_game()
+    other = early.clone()
+    batch = 100
+
+    def repeat(f: Callable[[], object]) -> Callable[[], None]:
+        def run() -> None:
+            for _ in range(batch):
+                f()
+
+        return run
+
+    def each(f: Callable[[], object]) -> float:
+        return per_call(repeat(f), seconds) / batch
+
+    rows.append(("Game.clone", f"{each(early.clone) * 1e9:,.0f} ns"))
+    rows.append(("Game.copy_from", f"{each(lambda: other.copy_from(early)) * 1e9:,.0f} ns"))
+    reachable = early.reachable
+    rows.append(("Game.reachable, early game", f"{each(lambda: reachable(0)) * 1e9:,.0f} ns"))
+    rows.append(("Game.voronoi, early game", f"{each(early.voronoi) * 1e9:,.0f} ns"))
+    rows.append(("Game.observation (the CodeClash dict)", f"{each(lambda: early.observation(0)) * 1e6:,.1f} µs"))
+    rows.append(("Game.grid (numpy int8)", f"{each(early.grid) * 1e6:,.1f} µs"))
     return rows
 
 
@@ -146,13 +169,32 @@ def host_loop(get_move, games: int) -> Tuple[float, int]:
 def loop_rows(games: int) -> List[Tuple[str, str]]:
     rows = []
 
-    def straight(obs):
-        return "N" if obs["tick"] % 7 else "E"
+    steps = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
-    t_py, n_py = python_loop(straight, games)
-    t_host, n_host = host_loop(straight, games)
-    rows.append(("a trivial callable, Python loop (Game + observation)", f"{t_py / n_py * 1e6:,.1f} µs per tick"))
-    rows.append(("a trivial callable, lightcycles.play", f"{t_host / n_host * 1e6:,.1f} µs per tick"))
+    def first_safe(obs):
+        """A cheap bot: the first direction whose next cell is empty."""
+        me = obs["players"][obs["you"]]
+        grid, w, h = obs["grid"], obs["width"], obs["height"]
+        for d, (dx, dy) in steps.items():
+            x, y = me["x"] + dx, me["y"] + dy
+            if 0 <= x < w and 0 <= y < h and grid[y][x] == -1:
+                return d
+        return me["dir"]
+
+    own = [0.0]
+
+    def timed(obs):
+        start = time.perf_counter()
+        move = first_safe(obs)
+        own[0] += time.perf_counter() - start
+        return move
+
+    t_py, n_py = python_loop(first_safe, games)
+    t_host, n_host = host_loop(timed, games)
+    overhead = (t_host - own[0]) / (2 * n_host)
+    rows.append(("a cheap callable, both seats, Python loop (Game + observation)", f"{t_py / n_py * 1e6:,.1f} µs per tick"))
+    rows.append(("a cheap callable, both seats, lightcycles.play", f"{t_host / n_host * 1e6:,.1f} µs per tick"))
+    rows.append(("lightcycles.play: the host's cost per bot and tick, beyond the bot's own time", f"{overhead * 1e6:,.1f} µs"))
     bot = example_bot()
     if bot is not None:
         t_py, n_py = python_loop(bot, games)

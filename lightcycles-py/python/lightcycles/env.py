@@ -90,13 +90,35 @@ class LightCyclesEnv(ParallelEnv):
         assert self.game is not None
         if self.obs_type == "codeclash":
             return self.game.observation(you)
-        return planes(self.game, you)
+        return self._planes[you].copy()
+
+    def _track(self, players) -> None:
+        """Brings every agent's planes up to date after a tick: only the
+        cells under the heads change (trails and rocks stay), and the heads
+        plane moves with the heads."""
+        assert self.game is not None
+        planes = self._planes
+        for x, y in self._head_cells:
+            planes[:, 3, y, x] = 0
+        self._head_cells = []
+        for p in players:
+            x, y = p["x"], p["y"]
+            v = self.game.cell(x, y)
+            for a in range(len(planes)):
+                planes[a, 0, y, x] = v == a
+                planes[a, 1, y, x] = v >= 0 and v != a
+            if p["alive"]:
+                planes[:, 3, y, x] = 1
+                self._head_cells.append((x, y))
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
         if seed is not None:
             self._seed = seed
         self.game = Game(self.config, seed=self._seed)
         self._seed += 1
+        if self.obs_type == "planes":
+            self._planes = np.stack([planes(self.game, i) for i in range(self.config.players)])
+            self._head_cells = [(p["x"], p["y"]) for p in self.game.players if p["alive"]]
         self.agents = list(self.possible_agents)
         observations = {a: self._observe(i) for i, a in enumerate(self.possible_agents)}
         infos: Dict[str, dict] = {a: {} for a in self.agents}
@@ -110,6 +132,8 @@ class LightCyclesEnv(ParallelEnv):
         before = list(self.agents)
         self.game.step(moves)
         players = self.game.players
+        if self.obs_type == "planes":
+            self._track(players)
         over = self.game.is_over
         winner = self.game.winner
         rewards: Dict[str, float] = {}
