@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use lightcycles_core::observation::PlayerView;
 use lightcycles_core::FaultPolicy;
 use lightcycles_core::{Config, FastGame};
+use lightcycles_host::bot::adapter::plugin::isolated::PLUGIN_HOST_ENV;
 use lightcycles_host::bot::adapter::Hosting;
 use lightcycles_host::bot::process::log::{LogPlace, LOGS_DIR};
 use lightcycles_host::bot::spec::{self, BotSpec, Entrant};
@@ -173,6 +174,9 @@ fn entrants(
             )));
         }
     }
+    let specs_given: Vec<BotSpec> =
+        made.iter().filter_map(|m| if let Made::Spec(s) = m { Some(s.clone()) } else { None }).collect();
+    check_isolation(hosting, &specs_given)?;
     let names = spec::unique_names(bases);
     let mut entrants = Vec::with_capacity(made.len());
     let mut specs = Vec::with_capacity(made.len());
@@ -196,6 +200,24 @@ fn entrants(
         specs.push(spec);
     }
     Ok((entrants, specs))
+}
+
+/// How native plugins are hosted: in process, or isolated in a child of
+/// the `lightcycles` binary, which a Python process is not: it must be
+/// named by `LIGHTCYCLES_PLUGIN_HOST`.
+fn hosting(isolate: bool) -> Hosting {
+    Hosting { isolate, ..Hosting::default() }
+}
+
+/// Refuses isolated plugins when nothing can host them.
+fn check_isolation(hosting: &Hosting, specs: &[BotSpec]) -> PyResult<()> {
+    if hosting.isolate && specs.iter().any(|s| s.adapter.isolatable()) && std::env::var_os(PLUGIN_HOST_ENV).is_none() {
+        return Err(PyValueError::new_err(format!(
+            "isolated plugins run in a child of the lightcycles binary: set {PLUGIN_HOST_ENV}=path/to/lightcycles, \
+             or pass isolate=False to load them into this process"
+        )));
+    }
+    Ok(())
 }
 
 /// The configuration of a run of `players` bots: the one given (its
@@ -337,7 +359,7 @@ fn check_signals() -> Result<(), RunError> {
 /// get_move(obs) -> str, called with the host's time limits (a late,
 /// raising or invalid answer is a fault, as for every bot).
 #[pyfunction]
-#[pyo3(signature = (bots, rounds=10, seed=0, swap=false, jobs=1, out_dir=None, time_ms=50, time_first_ms=1000, config=None))]
+#[pyo3(signature = (bots, rounds=10, seed=0, swap=false, jobs=1, out_dir=None, time_ms=50, time_first_ms=1000, config=None, isolate=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn play(
     py: Python<'_>,
@@ -350,6 +372,7 @@ pub fn play(
     time_ms: u64,
     time_first_ms: u64,
     config: Option<PyRef<'_, PyConfig>>,
+    isolate: bool,
 ) -> PyResult<PlayResult> {
     if rounds == 0 || jobs == 0 {
         return Err(PyValueError::new_err("rounds and jobs are at least 1"));
@@ -357,7 +380,7 @@ pub fn play(
     let config = run_config(config, bots.len())?;
     let out_dir = out_dir_checked(out_dir)?;
     let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
-    let (entrants, _specs) = entrants(&bots, log_dir.as_deref(), &Hosting::default())?;
+    let (entrants, _specs) = entrants(&bots, log_dir.as_deref(), &hosting(isolate))?;
     let options = GameOptions { config, map_file: None, limits: limits(time_first_ms, time_ms)?, out_dir };
     let rounds = Rounds { rounds, base_seed: seed, swap };
     let mut summaries = Vec::new();
@@ -389,7 +412,7 @@ fn out_dir_checked(dir: Option<PathBuf>) -> PyResult<Option<PathBuf>> {
 /// file that can be resumed. Returns the report (the dict of --report, with
 /// the table the CLI prints under "table").
 #[pyfunction]
-#[pyo3(signature = (bots, games=None, seed=0, jobs=None, results=None, resume=false, sprt=None, gauntlet=false, out_dir=None, time_ms=50, time_first_ms=1000, config=None))]
+#[pyo3(signature = (bots, games=None, seed=0, jobs=None, results=None, resume=false, sprt=None, gauntlet=false, out_dir=None, time_ms=50, time_first_ms=1000, config=None, isolate=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament<'py>(
     py: Python<'py>,
@@ -405,6 +428,7 @@ pub fn tournament<'py>(
     time_ms: u64,
     time_first_ms: u64,
     config: Option<PyRef<'_, PyConfig>>,
+    isolate: Option<bool>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let config = run_config(config, 2)?;
     let sprt = sprt.map(str::parse::<Sprt>).transpose().map_err(value_error)?;
@@ -416,7 +440,7 @@ pub fn tournament<'py>(
     }
     let out_dir = out_dir_checked(out_dir)?;
     let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
-    let hosting = Hosting { isolate: true, ..Hosting::default() };
+    let hosting = hosting(isolate.unwrap_or_else(|| std::env::var_os(PLUGIN_HOST_ENV).is_some()));
     let (entrants, specs) = entrants(&bots, log_dir.as_deref(), &hosting)?;
     let mode = if gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
     let games = games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 });

@@ -3,6 +3,7 @@ observation they receive, results as the CLI gives them, tournaments."""
 
 import copy
 import json
+import subprocess
 import sys
 import time
 
@@ -170,3 +171,31 @@ def test_ctrl_c_stops_a_run_between_games():
         lc.play(["builtin:random", "builtin:random"], rounds=1_000_000)
     timer.cancel()
     assert time.perf_counter() - started < 30
+
+
+def c_plugin(tmp_path):
+    from conftest import REPO
+
+    out = tmp_path / "libc_plugin_bot.so"
+    subprocess.run(
+        ["cc", "-std=c11", "-O2", "-fPIC", "-shared", f"-I{REPO / 'include'}", str(REPO / "examples/c-plugin-bot/bot.c"), "-o", str(out)],
+        check=True,
+    )
+    return out
+
+
+def test_a_native_plugin_plays_in_process_or_isolated(tmp_path, monkeypatch):
+    from conftest import REPO
+
+    plugin = c_plugin(tmp_path)
+    result = lc.play([str(plugin), "builtin:random"], rounds=2)
+    assert result.names[0] == "libc_plugin_bot" and sum(result.wins) + result.draws == 2
+    monkeypatch.delenv("LIGHTCYCLES_PLUGIN_HOST", raising=False)
+    with pytest.raises(ValueError, match="LIGHTCYCLES_PLUGIN_HOST"):
+        lc.play([str(plugin), "builtin:random"], rounds=1, isolate=True)
+    host = next((p for p in (REPO / "target/debug/lightcycles", REPO / "target/release/lightcycles") if p.exists()), None)
+    if host is None:
+        pytest.skip("no lightcycles binary built in this clone to host isolated plugins")
+    monkeypatch.setenv("LIGHTCYCLES_PLUGIN_HOST", str(host))
+    isolated = lc.play([str(plugin), "builtin:random"], rounds=2, isolate=True)
+    assert [(g.winner, g.ticks) for g in isolated.games] == [(g.winner, g.ticks) for g in result.games]

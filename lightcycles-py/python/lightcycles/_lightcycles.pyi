@@ -122,6 +122,7 @@ def play(
     time_ms: int = 50,
     time_first_ms: int = 1000,
     config: Optional[Config] = None,
+    isolate: bool = False,
 ) -> PlayResult: ...
 def tournament(
     bots: Sequence[Bot],
@@ -136,6 +137,7 @@ def tournament(
     time_ms: int = 50,
     time_first_ms: int = 1000,
     config: Optional[Config] = None,
+    isolate: Optional[bool] = None,
 ) -> Dict[str, Any]: ...
 
 class VectorEnv:
