@@ -60,7 +60,9 @@ impl Capped {
             match opened {
                 Ok(file) => self.file = Some(file),
                 Err(e) => {
-                    eprintln!("warning: cannot write the bot log {}: {e}", self.path.display());
+                    let message = format!("cannot write the bot log {}: {e}", self.path.display());
+                    eprintln!("warning: {message}");
+                    crate::io::output::record_failure(message);
                     self.cut = true;
                 }
             }
@@ -84,7 +86,9 @@ impl BotLog {
 
     /// A log at `path`, made (with its folder) when something is written.
     /// A file that cannot be made is reported on stderr once and the log
-    /// discarded: a missing log never costs a bot its game.
+    /// discarded: a missing log never costs a bot its game, but the run
+    /// ends with exit 2 once its games are played
+    /// ([`crate::io::output::record_failure`]).
     pub fn at(path: PathBuf) -> BotLog {
         BotLog { file: Some(Arc::new(Mutex::new(Capped { path, file: None, written: 0, cut: false }))) }
     }
@@ -119,6 +123,7 @@ impl BotLog {
         log.written += take as u64;
         if !ok {
             log.cut = true;
+            crate::io::output::record_failure(format!("cannot write the bot log {}", log.path.display()));
         }
     }
 
