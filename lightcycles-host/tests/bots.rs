@@ -311,7 +311,7 @@ fn an_exception_in_get_move_is_a_crash_of_that_tick_with_its_traceback_logged() 
 
 #[test]
 fn a_plugin_that_panics_crashes_on_those_ticks_only() {
-    let (r, dir) = misbehave(plugin("panicky_plugin"), "no process: in-process", "1000", &[]);
+    let (r, dir) = misbehave(plugin("panicky_plugin"), "no process: in-process", "1000", &["--in-process"]);
     expect_faults(&r, |t| matches!(t, 3 | 4).then_some(FaultKind::Crash), 5);
     let log = log_text(&dir, "libpanicky_plugin");
     assert!(log.contains("[lightcycles] tick 3: panicked: panicky plugin: tick 3"), "{log}");
@@ -553,7 +553,7 @@ fn every_bot_of_a_tick_is_asked_before_any_answer_is_awaited() {
 
 #[test]
 fn a_c_plugin_that_declines_or_returns_codes_out_of_range_costs_only_those_ticks() {
-    let (r, dir) = misbehave(shown(&native().bad_codes), "no process: in-process", "1000", &[]);
+    let (r, dir) = misbehave(shown(&native().bad_codes), "no process: in-process", "1000", &["--in-process"]);
     expect_faults(&r, |t| matches!(t, 3..=5).then_some(FaultKind::Invalid), 6);
     assert_eq!(at(&r, 2, 0), (None, None), "-1 is no move, without fault");
     assert_eq!(at(&r, 3, 0).1, Some("code 7"));

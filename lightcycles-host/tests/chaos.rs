@@ -61,7 +61,9 @@ fn plugins() -> &'static (PathBuf, Vec<(&'static str, PathBuf)>) {
             build("segv", &["-DCHAOS_SEGV"], source.clone()),
             build("abort", &["-DCHAOS_ABORT"], source.clone()),
             build("spin", &["-DCHAOS_SPIN"], source.clone()),
-            build("hog", &["-DCHAOS_HOG"], source),
+            build("hog", &["-DCHAOS_HOG"], source.clone()),
+            build("exit", &["-DCHAOS_EXIT"], source.clone()),
+            build("hang_destroy", &["-DCHAOS_HANG_DESTROY"], source),
             build("example", &[], examples),
         ];
         (out, built)
@@ -251,4 +253,80 @@ fn a_memory_bomb_dies_of_its_limit_on_the_first_tick() {
     let log = std::fs::read_to_string(dir.path().join("logs/0-0-bomb.log")).unwrap();
     assert!(log.contains("MemoryError"), "{log}");
     assert!(processes_with(&m).is_empty());
+}
+
+/// Runs `lightcycles args`, killed (and the test failed) after `secs`.
+fn run_within(args: &[&str], secs: u64) -> Output {
+    let mut child = lightcycles()
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{args:?} still ran after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+const SHORT: [&str; 6] = ["--width", "12", "--height", "12", "--time-ms", "100"];
+
+#[test]
+fn an_in_process_plugin_whose_destroy_never_returns_does_not_hang_play() {
+    let mut args = vec!["play", "--in-process", "-r", "2"];
+    let plugin = plugin("hang_destroy");
+    args.extend([plugin.as_str(), "builtin:random"]);
+    args.extend(SHORT);
+    let out = run_within(&args, 60);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("FINAL_RESULTS"), "{stdout}");
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("game ")).count(), 2, "{stdout}");
+}
+
+#[test]
+fn an_in_process_plugin_that_calls_exit_never_makes_a_run_exit_0() {
+    let plugin = plugin("exit");
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("r.jsonl");
+    let mut play = vec!["play", "--in-process", "-r", "2", plugin.as_str(), "builtin:random"];
+    play.extend(SHORT);
+    let r = results.to_str().unwrap();
+    let mut tournament =
+        vec!["tournament", "--in-process", "-g", "2", "--results", r, plugin.as_str(), "builtin:random"];
+    tournament.extend(SHORT);
+    for args in [play, tournament] {
+        let out = run_within(&args, 60);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("ended before it was complete"), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn play_isolates_plugins_by_default_so_exit_spin_and_hang_cost_the_bot_only() {
+    // Copies in a folder of this test's own: other tests play the same
+    // plugins at the same time.
+    let m = marker("isolated-by-default");
+    let own = Path::new(env!("CARGO_TARGET_TMPDIR")).join(&m);
+    std::fs::create_dir_all(&own).unwrap();
+    for name in ["exit", "spin", "hang_destroy", "segv"] {
+        let plugin = own.join(format!("lib{name}.so"));
+        std::fs::copy(self::plugin(name), &plugin).unwrap();
+        let plugin = plugin.to_str().unwrap().to_string();
+        let mut args = vec!["play", "-r", "2", plugin.as_str(), "builtin:random"];
+        args.extend(SHORT);
+        let out = run_within(&args, 60);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("FINAL_RESULTS"), "{name}: {stdout}");
+        assert_eq!(stdout.lines().filter(|l| l.starts_with("game ")).count(), 2, "{name}: {stdout}");
+        assert!(processes_with(&m).is_empty(), "{name}: plugin hosts outlived play: {:?}", processes_with(&m));
+    }
 }

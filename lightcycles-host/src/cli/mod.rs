@@ -15,6 +15,7 @@
 
 pub mod args;
 mod bench;
+pub mod exit_guard;
 mod map;
 mod play;
 mod plugin_host;
@@ -84,8 +85,12 @@ pub fn main() -> ExitCode {
     // SIGHUP) reaches the host alone: take every bot down with it.
     let _ = ctrlc::set_handler(|| {
         crate::bot::process::stop_all();
+        exit_guard::complete();
         std::process::exit(130);
     });
+    // Code in the host that calls exit (an in-process plugin) must not end
+    // the run with status 0.
+    exit_guard::arm();
     // The orphans of bot processes come to the host, which reaps them when
     // their game ends: no bot process outlives its game.
     let _ = crate::bot::process::adopt_orphans();
@@ -93,11 +98,14 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
+            exit_guard::complete();
             return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
         }
     };
     let stdout = std::io::stdout();
-    match execute(cli, &mut stdout.lock()) {
+    let result = execute(cli, &mut stdout.lock());
+    exit_guard::complete();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure { code, message }) => {
             if !message.is_empty() {
@@ -112,7 +120,7 @@ pub fn main() -> ExitCode {
 /// and lines from anyone, so every control character in it is shown as an
 /// escape (its own line breaks are kept).
 pub fn shown_message(message: &str) -> String {
-    message.split('\n').map(crate::io::untrusted::terminal_text).collect::<Vec<_>>().join("\n")
+    crate::io::untrusted::terminal_lines(message)
 }
 
 /// Runs one parsed command, writing its output to `out`.
