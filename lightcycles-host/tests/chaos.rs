@@ -330,3 +330,66 @@ fn play_isolates_plugins_by_default_so_exit_spin_and_hang_cost_the_bot_only() {
         assert!(processes_with(&m).is_empty(), "{name}: plugin hosts outlived play: {:?}", processes_with(&m));
     }
 }
+
+/// Waits up to `secs` for no process with `marker` to be left; the ones
+/// left, if any.
+fn left_after(marker: &str, secs: u64) -> Vec<String> {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        let left = processes_with(marker);
+        if left.is_empty() || std::time::Instant::now() >= until {
+            return left;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// With cgroups (where the host may use them) and without.
+const MODES: [(&str, &str); 2] = [("cgroups", ""), ("no cgroups", "1")];
+
+#[test]
+fn a_bot_that_daemonizes_is_ended_with_its_game() {
+    for (mode, no_cgroup) in MODES {
+        let m = marker(&format!("daemon-{}", no_cgroup.len()));
+        let bot = format!("d=cmd:sh {} {m}", chaos_dir().join("daemonize.sh").display());
+        let mut args = vec!["play", "-r", "2", bot.as_str(), "builtin:random"];
+        args.extend(SHORT);
+        let out = lightcycles().args(&args).env("LIGHTCYCLES_NO_CGROUP", no_cgroup).output().unwrap();
+        assert!(out.status.success(), "{mode}: {}", text(&out.stderr));
+        // Each game's daemon is gone when the game ends: none is left.
+        let left = left_after(&m, 2);
+        assert!(left.is_empty(), "{mode}: daemons outlived their games: {left:?}");
+    }
+}
+
+#[test]
+fn no_bot_process_outlives_a_host_killed_with_sigkill() {
+    for (mode, no_cgroup) in MODES {
+        let m = marker(&format!("sigkill-{}", no_cgroup.len()));
+        let own = Path::new(env!("CARGO_TARGET_TMPDIR")).join(&m);
+        std::fs::create_dir_all(&own).unwrap();
+        let spin = own.join("libspin.so");
+        std::fs::copy(plugin("spin"), &spin).unwrap();
+        let eof = format!("eof=cmd:sh {} {m}", chaos_dir().join("ignores_eof.sh").display());
+        let daemon = format!("d=cmd:sh {} {m}", chaos_dir().join("daemonize.sh").display());
+        let spin = format!("spin={}", spin.display());
+        let mut host = lightcycles()
+            .args(["tournament", &eof, &daemon, &spin, "builtin:random", "-g", "200", "-j", "2", "--log-every", "0"])
+            .args(["--width", "30", "--height", "30", "--time-ms", "500", "--time-first-ms", "500"])
+            .env("LIGHTCYCLES_NO_CGROUP", no_cgroup)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait until bots (and what they started) run, then SIGKILL the host.
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while processes_with(&m).len() < 3 && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(processes_with(&m).len() >= 3, "{mode}: the bots did not start: {:?}", processes_with(&m));
+        host.kill().unwrap();
+        host.wait().unwrap();
+        let left = left_after(&m, 5);
+        assert!(left.is_empty(), "{mode}: bot processes outlived the host: {left:?}");
+    }
+}

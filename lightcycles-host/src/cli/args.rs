@@ -40,6 +40,14 @@ pub struct PluginHostArgs {
     pub seed: u64,
 }
 
+/// Arguments of the internal `__guard` command.
+#[derive(Debug, Args)]
+pub struct GuardArgs {
+    /// The process id of the host it guards.
+    #[arg(long)]
+    pub host: u32,
+}
+
 /// How bots are hosted: resource limits of bot processes and plugin
 /// isolation. Flags shared by `play` and `tournament`.
 #[derive(Clone, Debug, Args)]

@@ -64,6 +64,9 @@ pub enum Command {
     /// Internal: host one bot of a native plugin for `--isolate`.
     #[command(name = "__plugin-host", hide = true)]
     PluginHost(PluginHostArgs),
+    /// Internal: kill the bots of a host once it is gone.
+    #[command(name = "__guard", hide = true)]
+    Guard(GuardArgs),
 }
 
 /// A command that did not succeed: its exit code and what to tell the user.
@@ -102,6 +105,11 @@ pub fn main() -> ExitCode {
             return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
         }
     };
+    if matches!(cli.command, Command::Play(_) | Command::Tournament(_)) {
+        // A process that outlives the host, even one killed with SIGKILL,
+        // is killed by the guard.
+        crate::bot::process::contain::start_guard();
+    }
     let stdout = std::io::stdout();
     let result = execute(cli, &mut stdout.lock());
     exit_guard::complete();
@@ -133,6 +141,10 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Map(args) => map::run(&args, out),
         Command::View(args) => view::run(&args, out),
         Command::PluginHost(args) => plugin_host::run(&args),
+        Command::Guard(args) => {
+            crate::bot::process::contain::guard(args.host);
+            Ok(())
+        }
         Command::Bench(args) => bench::run(&args, out),
     }
 }
