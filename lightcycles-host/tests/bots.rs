@@ -604,3 +604,23 @@ fn the_cpp_search_bot_plays_as_a_plugin_and_as_a_json_lines_program() {
     }
     assert_no_process_left(&m);
 }
+
+#[test]
+fn a_python_bot_that_forges_answers_on_the_protocol_gains_nothing() {
+    let m = marker("forges");
+    let home = tempfile::tempdir().unwrap();
+    let bot_dir = home.path().join(&m);
+    std::fs::create_dir(&bot_dir).unwrap();
+    std::fs::copy(bots_dir().join("forges/main.py"), bot_dir.join("main.py")).unwrap();
+    let (r, _) = misbehave(bot_dir.join("main.py").display().to_string(), &m, "1000", &[]);
+    // A forged answer would be the line "forged": every tick has the move
+    // get_move returned.
+    assert!(rode(&r, 3, 0), "the bot was out before tick 3: {:?}", r.result);
+    for tick in 1..=r.commands.len() {
+        if rode(&r, tick, 0) {
+            let (fault, line) = at(&r, tick, 0);
+            assert_eq!(fault, None, "tick {tick}: {line:?}");
+            assert!(matches!(line, Some("N" | "E" | "S" | "W")), "tick {tick}: {line:?}");
+        }
+    }
+}

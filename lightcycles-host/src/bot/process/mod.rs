@@ -453,7 +453,10 @@ struct NumberedReply {
 /// `<seq> [<limit_ms>] <observation JSON>`, an answer one JSON line
 /// `{"seq": N, "move": "…"}`, `{"seq": N, "none": true}` or
 /// `{"seq": N, "error": "…"}` (a crash of that tick). An answer to another
-/// number is a late one and is thrown away.
+/// number is a late one and is thrown away, and so is a line read before
+/// the request was sent: a bot that shares its adapter's process (Python)
+/// and writes answers for the numbers to come on the protocol gains
+/// nothing by it.
 #[derive(Debug)]
 pub struct NumberedBot {
     process: BotProcess,
@@ -468,6 +471,7 @@ pub struct NumberedBot {
 #[derive(Clone, Copy, Debug)]
 struct Numbered {
     seq: u64,
+    sent: Instant,
     deadline: Instant,
     limit: Duration,
     tick: u32,
@@ -508,7 +512,7 @@ impl Bot for NumberedBot {
         if !self.process.send(message) {
             return Asked::Answered(self.process.not_sent(turn.tick()));
         }
-        self.waiting = Some(Numbered { seq: self.seq, deadline: now + limit, limit, tick: turn.tick() });
+        self.waiting = Some(Numbered { seq: self.seq, sent: now, deadline: now + limit, limit, tick: turn.tick() });
         Asked::Pending
     }
 
@@ -517,6 +521,9 @@ impl Bot for NumberedBot {
         loop {
             match self.process.next_line(w.deadline) {
                 Next::Line(bytes, at) => {
+                    if at < w.sent {
+                        continue; // written before the request: a forgery, never an answer
+                    }
                     let Ok(reply) = serde_json::from_slice::<NumberedReply>(&bytes) else { continue };
                     if reply.seq != w.seq {
                         continue; // a late answer to an earlier tick
