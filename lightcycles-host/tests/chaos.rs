@@ -393,3 +393,107 @@ fn no_bot_process_outlives_a_host_killed_with_sigkill() {
         assert!(left.is_empty(), "{mode}: bot processes outlived the host: {left:?}");
     }
 }
+
+/// The soak test of docs/untrusted-bots.md: a long gauntlet of chaos bots
+/// and hostile plugins against honest bots, `-j 2`, the host killed with
+/// SIGKILL at seeded moments and resumed, again and again. It checks that
+/// no run hangs, no process is left after any kill, and no result is lost
+/// (the resumed results hold every game once). `LC_SOAK_GAMES` games per
+/// pairing (default 20), `LC_SOAK_KILLS` kills (default 6).
+///
+/// `cargo test --release -p lightcycles-host --test chaos soak -- --ignored --nocapture`
+#[test]
+#[ignore = "a soak test of several minutes: see docs/untrusted-bots.md"]
+fn soak_chaos_and_hostile_plugins_with_kills_and_resumes() {
+    let env = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let (games, kills) = (env("LC_SOAK_GAMES", 20), env("LC_SOAK_KILLS", 6));
+    let m = marker("soak");
+    let own = Path::new(env!("CARGO_TARGET_TMPDIR")).join(&m);
+    std::fs::create_dir_all(&own).unwrap();
+    let mut bots = vec!["builtin:floodfill".to_string(), "builtin:wallhug".into(), "builtin:random".into()];
+    let honest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/jsonlines-bot/bot.py");
+    bots.push(format!("honest=cmd:python3 {} {m}", honest.display()));
+    for (name, interpreter, file) in [
+        ("spin", "sh", "spin.sh"),
+        ("fork_bomb", "sh", "fork_bomb.sh"),
+        ("ignores_term", "sh", "ignores_term.sh"),
+        ("stdout_closed", "sh", "stdout_closed.sh"),
+    ] {
+        bots.push(script(name, interpreter, file, &m));
+    }
+    bots.push(format!("daemon=cmd:sh {} {m}", chaos_dir().join("daemonize.sh").display()));
+    bots.push(format!("eof=cmd:sh {} {m}", chaos_dir().join("ignores_eof.sh").display()));
+    for name in ["spin", "exit", "hang_destroy", "segv", "abort"] {
+        let copy = own.join(format!("lib{name}.so"));
+        std::fs::copy(plugin(name), &copy).unwrap();
+        bots.push(format!("p_{name}={}", copy.display()));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.jsonl");
+    let report = dir.path().join("report.json");
+    let mut args: Vec<String> = vec!["tournament".into()];
+    args.extend(bots.iter().cloned());
+    args.extend(["--gauntlet", "-j", "2", "--log-every", "0", "-s", "11", "--bot-memory-mb", "256"].map(String::from));
+    args.extend(["-g".to_string(), games.to_string()]);
+    args.extend(QUICK.map(String::from));
+    args.extend(["--results".into(), results.to_str().unwrap().into(), "--report".into()]);
+    args.push(report.to_str().unwrap().into());
+    let total = games as usize * (bots.len() - 1);
+    let started = std::time::Instant::now();
+    let mut rng = 0x5eed_u64;
+    let mut killed = 0;
+    let mut runs = 0;
+    loop {
+        runs += 1;
+        let mut run = args.clone();
+        if runs > 1 {
+            run.push("--resume".into());
+        }
+        let mut host = lightcycles()
+            .args(&run)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let kill_at = if killed < kills {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            Some(std::time::Duration::from_millis(2000 + (rng >> 33) % 8000))
+        } else {
+            None
+        };
+        let run_start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = host.try_wait().unwrap() {
+                break Some(status);
+            }
+            if kill_at.is_some_and(|at| run_start.elapsed() >= at) {
+                host.kill().unwrap();
+                host.wait().unwrap();
+                killed += 1;
+                break None;
+            }
+            assert!(run_start.elapsed() < std::time::Duration::from_secs(1800), "run {runs} hangs");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let left = left_after(&m, 5);
+        assert!(left.is_empty(), "run {runs}: processes left: {left:?}");
+        match status {
+            Some(status) => {
+                assert!(status.success(), "run {runs} failed: {status}");
+                break;
+            }
+            None => continue,
+        }
+    }
+    let text = std::fs::read_to_string(&results).unwrap();
+    let mut seen: Vec<u64> =
+        text.lines().skip(1).map(|l| serde_json::from_str::<Value>(l).unwrap()["game"].as_u64().unwrap()).collect();
+    seen.sort_unstable();
+    assert_eq!(seen, (0..total as u64).collect::<Vec<_>>(), "every game once");
+    assert!(report.exists());
+    println!(
+        "soak: {total} games, {} bots, {runs} runs, {killed} SIGKILLs, {:.0} s: 0 hangs, 0 processes left, 0 results lost",
+        bots.len(),
+        started.elapsed().as_secs_f64()
+    );
+}

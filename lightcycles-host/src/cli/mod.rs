@@ -7,7 +7,9 @@
 //! calls of the library and its results into text.
 //!
 //! Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage
-//! or bad input, with a message that names what and where.
+//! or bad input, with a message that names what and where (an output that
+//! cannot be written included), 3 a run ended before it was complete by
+//! code in the host calling `exit` ([`exit_guard`]).
 //!
 //! The doc comments of the argument structs are clap's help text, printed as
 //! they are: `sim_<g>.json` there is text, not HTML.
@@ -33,7 +35,10 @@ pub use self::args::*;
 /// Plays LightCycles bots against each other, checks and shows replays, and shows maps.
 #[derive(Debug, Parser)]
 #[command(name = "lightcycles", version)]
-#[command(after_help = "Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage or bad input.")]
+#[command(
+    after_help = "Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage or bad input (or an output \
+                  that cannot be written), 3 the run was ended before it was complete (an in-process plugin called exit)."
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
