@@ -24,7 +24,7 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
         output::prepare_dir(dir, "-o").map_err(bad_input)?;
     }
     if let Some(dir) = &log_dir {
-        output::prepare_dir(dir, "the bot logs' folder").map_err(bad_input)?;
+        output::check_dir_later(dir, "the bot logs' folder").map_err(bad_input)?;
     }
     let hosting = args.hosting.hosting(true);
     let entrants = spec::entrants(&args.bots, log_dir.as_deref(), &hosting).map_err(|e| bad_input(e.to_string()))?;

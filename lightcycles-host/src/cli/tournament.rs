@@ -24,9 +24,10 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         output::prepare_dir(dir, "-o").map_err(bad_input)?;
     }
     if let Some(dir) = &log_dir {
-        output::prepare_dir(dir, "the bot logs' folder").map_err(bad_input)?;
+        output::check_dir_later(dir, "the bot logs' folder").map_err(bad_input)?;
     }
-    if let Some(path) = &args.results {
+    // (A results file that exists is checked, by name, when it is opened.)
+    if let Some(path) = args.results.as_ref().filter(|p| std::fs::symlink_metadata(p).is_err()) {
         output::check_file(path, "--results").map_err(bad_input)?;
     }
     if let Some(path) = &args.report {

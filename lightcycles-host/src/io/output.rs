@@ -13,6 +13,17 @@ pub fn prepare_dir(dir: &Path, flag: &str) -> Result<(), String> {
     probe(dir).map_err(|e| format!("{flag} {}: cannot write in the directory: {e}", dir.display()))
 }
 
+/// Checks that the folder `dir`, made later when it is first needed, can
+/// be: where it exists it is a folder that takes a new file (its parent
+/// is checked by the caller).
+pub fn check_dir_later(dir: &Path, flag: &str) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Err(_) => Ok(()),
+        Ok(meta) if !meta.is_dir() => Err(format!("{flag} {}: is in the way: not a directory", dir.display())),
+        Ok(_) => probe(dir).map_err(|e| format!("{flag} {}: cannot write in the directory: {e}", dir.display())),
+    }
+}
+
 /// Checks that the file `path` can be written later: it is not a
 /// directory, and its folder exists and takes a new file.
 pub fn check_file(path: &Path, flag: &str) -> Result<(), String> {
