@@ -311,7 +311,7 @@ fn an_exception_in_get_move_is_a_crash_of_that_tick_with_its_traceback_logged() 
 
 #[test]
 fn a_plugin_that_panics_crashes_on_those_ticks_only() {
-    let (r, dir) = misbehave(plugin("panicky_plugin"), "no process: in-process", "1000", &[]);
+    let (r, dir) = misbehave(plugin("panicky_plugin"), "no process: in-process", "1000", &["--in-process"]);
     expect_faults(&r, |t| matches!(t, 3 | 4).then_some(FaultKind::Crash), 5);
     let log = log_text(&dir, "libpanicky_plugin");
     assert!(log.contains("[lightcycles] tick 3: panicked: panicky plugin: tick 3"), "{log}");
@@ -553,7 +553,7 @@ fn every_bot_of_a_tick_is_asked_before_any_answer_is_awaited() {
 
 #[test]
 fn a_c_plugin_that_declines_or_returns_codes_out_of_range_costs_only_those_ticks() {
-    let (r, dir) = misbehave(shown(&native().bad_codes), "no process: in-process", "1000", &[]);
+    let (r, dir) = misbehave(shown(&native().bad_codes), "no process: in-process", "1000", &["--in-process"]);
     expect_faults(&r, |t| matches!(t, 3..=5).then_some(FaultKind::Invalid), 6);
     assert_eq!(at(&r, 2, 0), (None, None), "-1 is no move, without fault");
     assert_eq!(at(&r, 3, 0).1, Some("code 7"));
@@ -603,4 +603,24 @@ fn the_cpp_search_bot_plays_as_a_plugin_and_as_a_json_lines_program() {
         }
     }
     assert_no_process_left(&m);
+}
+
+#[test]
+fn a_python_bot_that_forges_answers_on_the_protocol_gains_nothing() {
+    let m = marker("forges");
+    let home = tempfile::tempdir().unwrap();
+    let bot_dir = home.path().join(&m);
+    std::fs::create_dir(&bot_dir).unwrap();
+    std::fs::copy(bots_dir().join("forges/main.py"), bot_dir.join("main.py")).unwrap();
+    let (r, _) = misbehave(bot_dir.join("main.py").display().to_string(), &m, "1000", &[]);
+    // A forged answer would be the line "forged": every tick has the move
+    // get_move returned.
+    assert!(rode(&r, 3, 0), "the bot was out before tick 3: {:?}", r.result);
+    for tick in 1..=r.commands.len() {
+        if rode(&r, tick, 0) {
+            let (fault, line) = at(&r, tick, 0);
+            assert_eq!(fault, None, "tick {tick}: {line:?}");
+            assert!(matches!(line, Some("N" | "E" | "S" | "W")), "tick {tick}: {line:?}");
+        }
+    }
 }

@@ -438,3 +438,43 @@ fn written_files_are_whole_and_leave_nothing_beside_them() {
     refused(&args, &["taken.html: cannot write"]);
     assert_eq!(std::fs::read_to_string(d.join("taken.html/keep")).unwrap(), "x");
 }
+
+#[test]
+fn every_output_place_is_checked_before_the_first_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    // The bot leaves a mark when it starts: no game may start.
+    let mark = format!("{d}/started");
+    let bot = format!("cmd:touch {mark}; exec cat >/dev/null");
+    let file = write(dir.path(), "a-file", "x");
+    let missing = format!("{d}/no/such/folder/report.json");
+    let t = |extra: &[&str]| {
+        let mut args = vec!["tournament", &bot, "builtin:random", "-g", "2", "-j", "1"];
+        args.extend_from_slice(extra);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (t(&["--report", &missing]), "--report"),
+        (t(&["--report", d]), "is a directory"),
+        (t(&["--results", &format!("{d}/nowhere/r.jsonl")]), "--results"),
+        (t(&["-o", &format!("{file}/out")]), "-o"),
+        (
+            ["play", &bot, "builtin:random", "-r", "2", "-o", &format!("{file}/out")]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            "-o",
+        ),
+    ];
+    for (args, expected) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        refused(&args, &[expected]);
+        assert!(!Path::new(&mark).exists(), "{args:?}: a game started before the output was checked");
+    }
+    // A logs folder that cannot be made is refused too.
+    let out = format!("{d}/out");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(format!("{out}/logs"), "in the way").unwrap();
+    refused(&["play", &bot, "builtin:random", "-r", "1", "-o", &out], &["logs"]);
+    assert!(!Path::new(&mark).exists());
+}

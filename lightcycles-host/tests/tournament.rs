@@ -302,3 +302,16 @@ fn bad_tournament_arguments_exit_2_saying_what_is_wrong() {
     assert!(text(&out.stderr).contains("resuming: 2 of 4 games are done"), "{}", text(&out.stderr));
     assert_eq!(line_count(&file), 5);
 }
+
+#[test]
+fn a_hostile_spec_in_a_replay_command_cannot_steer_the_terminal() {
+    // A bot that crashes at once, with escape, OSC and BEL bytes in its spec.
+    let spec = "x=cmd:exit 1 # \x1b]0;pwned\x07 \x1b[2J \u{9b}31m";
+    let mut args = vec!["tournament", spec, "builtin:random", "-g", "2", "--max-ticks", "20"];
+    args.extend(BOARD);
+    let out = ok(&args);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("  replay: "), "{stderr}");
+    assert!(!stderr.chars().any(|c| c.is_control() && c != '\n'), "a control character reached stderr: {stderr:?}");
+    assert!(stderr.contains("\\u{1b}]0;pwned\\u{7}"), "{stderr}");
+}

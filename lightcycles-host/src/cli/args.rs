@@ -40,6 +40,14 @@ pub struct PluginHostArgs {
     pub seed: u64,
 }
 
+/// Arguments of the internal `__guard` command.
+#[derive(Debug, Args)]
+pub struct GuardArgs {
+    /// The process id of the host it guards.
+    #[arg(long)]
+    pub host: u32,
+}
+
 /// How bots are hosted: resource limits of bot processes and plugin
 /// isolation. Flags shared by `play` and `tournament`.
 #[derive(Clone, Debug, Args)]
@@ -52,12 +60,13 @@ pub struct HostingArgs {
     #[arg(long = "bot-processes", value_name = "N", default_value_t = crate::bot::process::sandbox::DEFAULT_PROCESSES)]
     pub bot_processes: u64,
     /// Run each native plugin in a child process of its own, so that a crash,
-    /// an endless loop or a memory bomb is a fault of that bot only
-    /// (default in `tournament`).
+    /// an exit, an endless loop or a memory bomb is a fault of that bot only
+    /// (the default).
     #[arg(long, conflicts_with = "in_process")]
     pub isolate: bool,
     /// Load native plugins into the host itself: faster, but a plugin that
-    /// crashes takes the host with it (default in `play`).
+    /// crashes or exits takes the host with it, and one that never returns
+    /// keeps its thread until the host exits. For plugins you trust.
     #[arg(long = "in-process")]
     pub in_process: bool,
 }
@@ -73,8 +82,8 @@ impl HostingArgs {
     }
 
     /// These flags as `lightcycles play` takes them, for a run hosted as
-    /// `hosting`, leaving out those at their defaults (and `--isolate` when
-    /// no bot is a plugin).
+    /// `hosting`, leaving out those at their defaults (and the hosting of
+    /// plugins when no bot is a plugin).
     pub fn to_flags(hosting: &Hosting, plugins: bool) -> Vec<String> {
         let mut flags = Vec::new();
         if hosting.sandbox.memory_mb != crate::bot::process::sandbox::DEFAULT_MEMORY_MB {
@@ -83,8 +92,8 @@ impl HostingArgs {
         if hosting.sandbox.processes != crate::bot::process::sandbox::DEFAULT_PROCESSES {
             flags.extend(["--bot-processes".to_string(), hosting.sandbox.processes.to_string()]);
         }
-        if hosting.isolate && plugins {
-            flags.push("--isolate".to_string());
+        if !hosting.isolate && plugins {
+            flags.push("--in-process".to_string());
         }
         flags
     }

@@ -7,7 +7,9 @@
 //! calls of the library and its results into text.
 //!
 //! Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage
-//! or bad input, with a message that names what and where.
+//! or bad input, with a message that names what and where (an output that
+//! cannot be written included), 3 a run ended before it was complete by
+//! code in the host calling `exit` ([`exit_guard`]).
 //!
 //! The doc comments of the argument structs are clap's help text, printed as
 //! they are: `sim_<g>.json` there is text, not HTML.
@@ -15,6 +17,7 @@
 
 pub mod args;
 mod bench;
+pub mod exit_guard;
 mod map;
 mod play;
 mod plugin_host;
@@ -32,7 +35,10 @@ pub use self::args::*;
 /// Plays LightCycles bots against each other, checks and shows replays, and shows maps.
 #[derive(Debug, Parser)]
 #[command(name = "lightcycles", version)]
-#[command(after_help = "Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage or bad input.")]
+#[command(
+    after_help = "Exit codes: 0 success, 1 a check failed (a replay differs), 2 bad usage or bad input (or an output \
+                  that cannot be written), 3 the run was ended before it was complete (an in-process plugin called exit)."
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -63,6 +69,9 @@ pub enum Command {
     /// Internal: host one bot of a native plugin for `--isolate`.
     #[command(name = "__plugin-host", hide = true)]
     PluginHost(PluginHostArgs),
+    /// Internal: kill the bots of a host once it is gone.
+    #[command(name = "__guard", hide = true)]
+    Guard(GuardArgs),
 }
 
 /// A command that did not succeed: its exit code and what to tell the user.
@@ -84,8 +93,12 @@ pub fn main() -> ExitCode {
     // SIGHUP) reaches the host alone: take every bot down with it.
     let _ = ctrlc::set_handler(|| {
         crate::bot::process::stop_all();
+        exit_guard::complete();
         std::process::exit(130);
     });
+    // Code in the host that calls exit (an in-process plugin) must not end
+    // the run with status 0.
+    exit_guard::arm();
     // The orphans of bot processes come to the host, which reaps them when
     // their game ends: no bot process outlives its game.
     let _ = crate::bot::process::adopt_orphans();
@@ -93,11 +106,19 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
+            exit_guard::complete();
             return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
         }
     };
+    if matches!(cli.command, Command::Play(_) | Command::Tournament(_)) {
+        // A process that outlives the host, even one killed with SIGKILL,
+        // is killed by the guard.
+        crate::bot::process::contain::start_guard();
+    }
     let stdout = std::io::stdout();
-    match execute(cli, &mut stdout.lock()) {
+    let result = execute(cli, &mut stdout.lock());
+    exit_guard::complete();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure { code, message }) => {
             if !message.is_empty() {
@@ -112,7 +133,7 @@ pub fn main() -> ExitCode {
 /// and lines from anyone, so every control character in it is shown as an
 /// escape (its own line breaks are kept).
 pub fn shown_message(message: &str) -> String {
-    message.split('\n').map(crate::io::untrusted::terminal_text).collect::<Vec<_>>().join("\n")
+    crate::io::untrusted::terminal_lines(message)
 }
 
 /// Runs one parsed command, writing its output to `out`.
@@ -125,6 +146,10 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Map(args) => map::run(&args, out),
         Command::View(args) => view::run(&args, out),
         Command::PluginHost(args) => plugin_host::run(&args),
+        Command::Guard(args) => {
+            crate::bot::process::contain::guard(args.host);
+            Ok(())
+        }
         Command::Bench(args) => bench::run(&args, out),
     }
 }

@@ -12,21 +12,25 @@ use crate::bot::spec::{self, Entrant};
 use crate::cli::{bad_input, check_players, stdout_failure, stdout_is_a_screen, write_out, Failure, PlayArgs};
 use crate::game::report::{self, Tally};
 use crate::game::run::{self, GameOptions, Rounds, RunError};
+use crate::io::output;
 use crate::view;
 use crate::view::scene::{MapOrigin, Scene};
 
 /// Runs `play`.
 pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
-    let hosting = args.hosting.hosting(false);
+    // Every place this run writes to is checked before the first game.
+    if let Some(dir) = &args.output {
+        output::prepare_dir(dir, "-o").map_err(bad_input)?;
+    }
+    if let Some(dir) = &log_dir {
+        output::check_dir_later(dir, "the bot logs' folder").map_err(bad_input)?;
+    }
+    let hosting = args.hosting.hosting(true);
     let entrants = spec::entrants(&args.bots, log_dir.as_deref(), &hosting).map_err(|e| bad_input(e.to_string()))?;
     let players = entrants.len() as u32;
     check_players(&args.bots, entrants.len())?;
     let (config, map_file) = args.board.config(players)?;
-    if let Some(dir) = &args.output {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| bad_input(format!("-o {}: cannot create the directory: {e}", dir.display())))?;
-    }
     let options = GameOptions { config, map_file, limits: args.board.limits(), out_dir: args.output.clone() };
     let rounds = Rounds { rounds: args.rounds, base_seed: args.seed, swap: args.swap };
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
@@ -44,7 +48,8 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
         })
     };
     result.map_err(|e| bad_input(e.to_string()))?;
-    write_out(out, &report::final_results(&tally, &names)).map_err(stdout_failure)
+    write_out(out, &report::final_results(&tally, &names)).map_err(stdout_failure)?;
+    output::first_failure().map_or(Ok(()), |e| Err(bad_input(e)))
 }
 
 /// `play --watch`: the games one after another, each drawn tick by tick,

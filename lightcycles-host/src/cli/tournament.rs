@@ -9,7 +9,7 @@ use crate::bot::process::log::LOGS_DIR;
 use crate::bot::spec;
 use crate::cli::{bad_input, has_plugin, stdout_failure, write_out, Failure, HostingArgs, TournamentArgs};
 use crate::game::run::GameOptions;
-use crate::io::whole_file;
+use crate::io::{output, whole_file};
 use crate::stats::Sprt;
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::schedule::{PairingMode, Schedule};
@@ -18,6 +18,21 @@ use crate::tournament::{self, Tournament};
 /// Runs `tournament`.
 pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
+    // Every place this run writes to is checked before the first game (the
+    // results file is made before it, by the tournament).
+    if let Some(dir) = &args.output {
+        output::prepare_dir(dir, "-o").map_err(bad_input)?;
+    }
+    if let Some(dir) = &log_dir {
+        output::check_dir_later(dir, "the bot logs' folder").map_err(bad_input)?;
+    }
+    // (A results file that exists is checked, by name, when it is opened.)
+    if let Some(path) = args.results.as_ref().filter(|p| std::fs::symlink_metadata(p).is_err()) {
+        output::check_file(path, "--results").map_err(bad_input)?;
+    }
+    if let Some(path) = &args.report {
+        output::check_file(path, "--report").map_err(bad_input)?;
+    }
     let hosting = args.hosting.hosting(true);
     let entrants = spec::entrants(&args.bots, log_dir.as_deref(), &hosting).map_err(|e| bad_input(e.to_string()))?;
     let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| bad_input(e.to_string()))?;
@@ -28,10 +43,6 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
     let mode = if args.gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
     let games = args.games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 });
     let schedule = Schedule::new(entrants.len(), mode, games, args.seed).map_err(|e| bad_input(e.to_string()))?;
-    if let Some(dir) = &args.output {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| bad_input(format!("-o {}: cannot create the directory: {e}", dir.display())))?;
-    }
     let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
     let progress = if std::io::stderr().is_terminal() { ProgressMode::Bar } else { ProgressMode::Log(args.log_every) };
     let t = Tournament {
@@ -52,5 +63,6 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         whole_file::write(path, (report.to_json() + "\n").as_bytes())
             .map_err(|e| bad_input(format!("--report {}: cannot write: {e}", path.display())))?;
     }
-    write_out(out, &report.to_table()).map_err(stdout_failure)
+    write_out(out, &report.to_table()).map_err(stdout_failure)?;
+    output::first_failure().map_or(Ok(()), |e| Err(bad_input(e)))
 }

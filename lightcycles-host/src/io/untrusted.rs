@@ -1,5 +1,10 @@
-//! Text that comes from a replay file (bot names, answer lines, file names)
-//! is untrusted: it must never steer a terminal nor escape its place in a page.
+//! Text that comes from a replay file (bot names, answer lines, file names),
+//! from a bot (its spec, its errors, its stderr) or from a file a user names
+//! is untrusted: it must never steer a terminal nor escape its place in a
+//! page. This module is the one place where it is escaped: every message
+//! printed to the terminal goes through [`terminal_lines`] (or
+//! [`terminal_text`]), every line written to a bot's log through
+//! [`log_bytes`].
 
 use serde::Serialize;
 
@@ -23,6 +28,29 @@ pub fn terminal_text(s: &str) -> String {
         }
     }
     out
+}
+
+/// `s` line by line through [`terminal_text`]: its own line breaks are
+/// kept, every other control character is shown as an escape. For messages
+/// that quote files, names and lines from anyone.
+pub fn terminal_lines(s: &str) -> String {
+    s.split('\n').map(terminal_text).collect::<Vec<_>>().join("\n")
+}
+
+/// Bytes a bot wrote (its stderr), as they may be kept in its log and later
+/// shown by `cat`: read as UTF-8 (a byte that is not is shown as U+FFFD),
+/// line breaks and tabs kept, every other unsafe character escaped.
+pub fn log_bytes(bytes: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c != '\n' && c != '\t' && is_unsafe(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.into_bytes()
 }
 
 /// `s` quoted, with quotes and backslashes escaped as well: an answer line
@@ -86,6 +114,12 @@ mod tests {
         for s in ["\x1b]0;title\x07", "\u{85}\u{9d}", "\u{2066}\u{feff}"] {
             assert!(terminal_text(s).chars().all(|c| !is_unsafe(c)), "{s:?}");
         }
+    }
+
+    #[test]
+    fn lines_keep_their_breaks_and_nothing_else() {
+        assert_eq!(terminal_lines("a\x1b]0;t\x07\nb\rc"), "a\\u{1b}]0;t\\u{7}\nb\\u{d}c");
+        assert_eq!(log_bytes(b"x\x1b[2J\ty\n\xc2\x9b\xff"), "x\\u{1b}[2J\ty\n\\u{9b}\u{fffd}".as_bytes());
     }
 
     #[test]

@@ -51,8 +51,11 @@ impl Progress {
 
     /// Prints a line on stderr, above the bar if there is one.
     pub fn println(&self, line: &str) {
+        // A line may quote a bot's spec (the replay command of a faulty
+        // game): nothing in it may steer the terminal.
+        let line = crate::io::untrusted::terminal_lines(line);
         match &self.bar {
-            Some(bar) => bar.println(line),
+            Some(bar) => bar.println(&line),
             None => eprintln!("{line}"),
         }
     }

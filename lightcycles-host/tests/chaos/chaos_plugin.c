@@ -1,10 +1,12 @@
 /* Chaos C plugins, one per macro: CHAOS_SEGV writes through NULL,
- * CHAOS_ABORT calls abort(), CHAOS_SPIN never returns from choose, and
- * CHAOS_HOG allocates and touches memory until malloc fails, then aborts.
- * Each misbehaves on its first choose. */
+ * CHAOS_ABORT calls abort(), CHAOS_SPIN never returns from choose,
+ * CHAOS_HOG allocates and touches memory until malloc fails, then aborts,
+ * and CHAOS_EXIT calls exit(0). Each misbehaves on its first choose.
+ * CHAOS_HANG_DESTROY plays (always N) but never returns from destroy. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lightcycles.h"
 
@@ -32,11 +34,20 @@ static int32_t choose(void *bot, const LcObservation *obs) {
         if (!p) abort();
         memset(p, 1, 16u << 20);
     }
+#elif defined(CHAOS_EXIT)
+    exit(0);
 #endif
     return 0;
 }
 
-static void destroy(void *bot) { free(bot); }
+static void destroy(void *bot) {
+#if defined(CHAOS_HANG_DESTROY)
+    for (;;) {
+        pause();
+    }
+#endif
+    free(bot);
+}
 
 static const LcBotV1 TABLE = {
     .struct_size = sizeof(LcBotV1),

@@ -7,9 +7,15 @@
 //! is `python3` on the `PATH`, or the program named by `LIGHTCYCLES_PYTHON`.
 //!
 //! The host and the adapter speak on the descriptors that were the
-//! process's stdin and stdout; the adapter moves them out of the bot's
-//! reach at once, so the bot's `print`s and its tracebacks go to its log
-//! (with stderr), never into the protocol. Requests and answers carry a
+//! process's stdin and stdout; the adapter moves them at once to
+//! close-on-exec descriptors above 100, so the bot's `print`s and its
+//! tracebacks go to its log (with stderr), never into the protocol, and no
+//! program it starts inherits them. The bot shares the adapter's process,
+//! so it can still find them in `/proc/self/fd`: what it writes there is
+//! an answer only if it answers the request the host sent last, by number,
+//! after it was sent (so it is no more than what `get_move` could return,
+//! in the same time), and what it reads there it takes from its own
+//! adapter (its own ticks time out). Requests and answers carry a
 //! number, so an answer that comes late is known by its number and thrown
 //! away.
 //!

@@ -18,6 +18,7 @@ an exception while loading main.py, or a `get_move` that calls sys.exit,
 ends the process.
 """
 
+import fcntl
 import importlib.util
 import json
 import os
@@ -29,9 +30,15 @@ MAX_ANSWER_BYTES = 1025  # one more than the rules read: longer is invalid
 
 
 def take_protocol_descriptors():
-    """Moves the protocol off stdin and stdout, out of the bot's reach."""
-    proto_in = os.dup(0)
-    proto_out = os.dup(1)
+    """Moves the protocol off stdin and stdout, out of the bot's reach: to
+    close-on-exec descriptors above 100 (not 3 and 4, where a bot would
+    look first), so no program the bot starts inherits them. The bot runs
+    in this process and can still find them (/proc/self/fd); what it could
+    write there gains it nothing (the host reads only answers to requests
+    it has sent, by number), and what it reads there it takes from its own
+    adapter."""
+    proto_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 100 + os.getpid() % 500)
+    proto_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, proto_in + 1)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)

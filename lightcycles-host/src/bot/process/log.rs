@@ -60,7 +60,9 @@ impl Capped {
             match opened {
                 Ok(file) => self.file = Some(file),
                 Err(e) => {
-                    eprintln!("warning: cannot write the bot log {}: {e}", self.path.display());
+                    let message = format!("cannot write the bot log {}: {e}", self.path.display());
+                    eprintln!("warning: {message}");
+                    crate::io::output::record_failure(message);
                     self.cut = true;
                 }
             }
@@ -84,7 +86,9 @@ impl BotLog {
 
     /// A log at `path`, made (with its folder) when something is written.
     /// A file that cannot be made is reported on stderr once and the log
-    /// discarded: a missing log never costs a bot its game.
+    /// discarded: a missing log never costs a bot its game, but the run
+    /// ends with exit 2 once its games are played
+    /// ([`crate::io::output::record_failure`]).
     pub fn at(path: PathBuf) -> BotLog {
         BotLog { file: Some(Arc::new(Mutex::new(Capped { path, file: None, written: 0, cut: false }))) }
     }
@@ -119,27 +123,50 @@ impl BotLog {
         log.written += take as u64;
         if !ok {
             log.cut = true;
+            crate::io::output::record_failure(format!("cannot write the bot log {}", log.path.display()));
         }
     }
 
-    /// Appends one line from the host: `[lightcycles] TEXT`.
+    /// Appends one line from the host: `[lightcycles] TEXT`, with every
+    /// control character of `TEXT` (which may quote a bot) escaped.
     pub fn note(&self, text: &str) {
         if self.keeps() {
+            let text = crate::io::untrusted::terminal_text(text);
             self.write(format!("[lightcycles] {text}\n").as_bytes());
         }
     }
 
     /// Copies `source` into the log until it ends, reading on past the cap
-    /// so that the writer never blocks. Meant for a thread of its own.
+    /// so that the writer never blocks, with every control character but
+    /// line breaks and tabs escaped ([`crate::io::untrusted::log_bytes`]).
+    /// Whole lines are escaped at once (a line longer than 16 KiB in
+    /// pieces), so a character is not cut in two. Meant for a thread of its
+    /// own.
     pub fn copy_from(&self, mut source: impl Read) {
-        let mut buf = vec![0u8; 16 * 1024];
+        const PIECE: usize = 16 * 1024;
+        let mut buf = vec![0u8; PIECE];
+        let mut pending: Vec<u8> = Vec::new();
         loop {
             match source.read(&mut buf) {
-                Ok(0) => return,
-                Ok(n) => self.write(&buf[..n]),
+                Ok(0) => break,
+                Ok(n) => {
+                    pending.extend_from_slice(&buf[..n]);
+                    let cut = match pending.iter().rposition(|&b| b == b'\n') {
+                        Some(i) => i + 1,
+                        None if pending.len() >= PIECE => pending.len(),
+                        None => continue,
+                    };
+                    if self.keeps() {
+                        self.write(&crate::io::untrusted::log_bytes(&pending[..cut]));
+                    }
+                    pending.drain(..cut);
+                }
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(_) => return,
+                Err(_) => break,
             }
+        }
+        if self.keeps() && !pending.is_empty() {
+            self.write(&crate::io::untrusted::log_bytes(&pending));
         }
     }
 }
@@ -170,6 +197,17 @@ mod tests {
         assert!(text.ends_with("\n[lightcycles] log cut at 1048576 bytes; the rest is discarded\n"), "{}", &text[..40]);
         let body = text.len() as u64 - "\n[lightcycles] log cut at 1048576 bytes; the rest is discarded\n".len() as u64;
         assert_eq!(body, LOG_CAP_BYTES);
+    }
+
+    #[test]
+    fn a_bots_control_bytes_and_the_notes_quoting_it_are_escaped_in_its_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("0-0-x.log");
+        let log = BotLog::at(path.clone());
+        log.copy_from(&b"ok\tline\n\x1b]0;title\x07\x1b[2J"[..]);
+        log.note("get_move raised \x1b[31mred");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "ok\tline\n\\u{1b}]0;title\\u{7}\\u{1b}[2J[lightcycles] get_move raised \\u{1b}[31mred\n");
     }
 
     #[test]

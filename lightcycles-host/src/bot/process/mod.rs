@@ -15,12 +15,18 @@
 //! the group is left, reaping those it adopted ([`adopt_orphans`]). The leader is reaped only then, so that its process id (which is
 //! the group id) cannot be taken by another process while the group is
 //! signalled. A process that leaves the group (`setsid`, `setpgid`) escapes
-//! the group kill; it is not a child of the host and is not reaped by it.
+//! the group kill, not the containment below.
+//!
+//! What leaves the group is caught by the bot's containment
+//! ([`contain`]): its cgroup where there are cgroups, else the mark in its
+//! environment; and every bot process dies with the host
+//! (`PR_SET_PDEATHSIG`).
 //!
 //! The groups of the bots running now are kept in a registry, so that a
 //! host stopped by a signal (Ctrl-C reaches the host only: each bot has a
 //! group of its own) can take every bot with it ([`stop_all`]).
 
+pub mod contain;
 pub mod lines;
 pub mod log;
 pub mod sandbox;
@@ -28,8 +34,9 @@ pub mod sandbox;
 use std::collections::{BTreeSet, VecDeque};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rustix::process::{
@@ -37,6 +44,7 @@ use rustix::process::{
     Signal, WaitId, WaitIdOptions, WaitOptions,
 };
 
+use crate::bot::process::contain::Containment;
 use crate::bot::process::lines::{pump_lines, Output, ANSWER_LINE_CAP};
 use crate::bot::process::log::BotLog;
 use crate::bot::process::sandbox::Sandbox;
@@ -80,6 +88,7 @@ pub fn stop_all() -> usize {
             let _ = kill_process_group(pid, Signal::KILL);
         }
     }
+    contain::kill_all();
     r.groups.len()
 }
 
@@ -106,7 +115,10 @@ pub enum Next {
 #[derive(Debug)]
 pub struct BotProcess {
     child: Child,
+    contain: Containment,
     input: Option<SyncSender<Vec<u8>>>,
+    /// Set by the writer thread when a write to the bot's stdin failed.
+    input_closed: Arc<AtomicBool>,
     output: Receiver<Output>,
     closed: bool,
     log: BotLog,
@@ -125,6 +137,8 @@ impl BotProcess {
         what: &str,
     ) -> Result<BotProcess, BotError> {
         sandbox.apply(&mut command);
+        let contain = Containment::new(sandbox);
+        contain.apply(&mut command);
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -146,7 +160,7 @@ impl BotProcess {
             r.groups.insert(child.id() as i32);
         }
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        start_threads(child, stdin, stdout, stderr, line_cap, log, what)
+        start_threads(child, contain, stdin, stdout, stderr, line_cap, log, what)
     }
 
     /// The bot's log, for the adapter's notes.
@@ -167,6 +181,19 @@ impl BotProcess {
                 }
             },
             None => false,
+        }
+    }
+
+    /// What a message for tick `tick` that could not be queued costs, noted
+    /// in the log: a crash when the bot is gone (its input closed), else a
+    /// timeout (it has not read what it was sent before).
+    pub fn not_sent(&mut self, tick: u32) -> Reply {
+        if self.is_gone() {
+            self.log.note(&format!("tick {tick}: not sent: the bot's input is closed or it has exited"));
+            Reply::Crash
+        } else {
+            self.log.note(&format!("tick {tick}: not sent: the bot has not read its earlier input"));
+            Reply::Timeout
         }
     }
 
@@ -191,12 +218,13 @@ impl BotProcess {
         }
     }
 
-    /// Whether the bot can no longer answer: its output is closed, or the
-    /// process it was started as has exited (a child it left behind may
-    /// still hold the pipe open). The exit is seen without reaping the
-    /// process, so its id stays reserved until the group is killed.
+    /// Whether the bot can no longer answer: its output is closed, its
+    /// input is closed (a write to it failed), or the process it was
+    /// started as has exited (a child it left behind may still hold the
+    /// pipe open). The exit is seen without reaping the process, so its id
+    /// stays reserved until the group is killed.
     pub fn is_gone(&mut self) -> bool {
-        if !self.closed && self.leader_exited() {
+        if !self.closed && (self.input_closed.load(Ordering::SeqCst) || self.leader_exited()) {
             self.closed = true;
         }
         self.closed
@@ -238,14 +266,19 @@ impl BotProcess {
             }
             std::thread::sleep(Duration::from_millis(1));
         }
+        // And whatever left the group: the bot's cgroup, or the processes
+        // that carry its mark ([`contain`]).
+        self.contain.end(GROUP_GONE);
         running().groups.remove(&(self.child.id() as i32));
     }
 }
 
 /// The second half of [`BotProcess::spawn`]: the three threads. On an
 /// error the child is killed and reaped here.
+#[allow(clippy::too_many_arguments)]
 fn start_threads(
     mut child: Child,
+    contain: Containment,
     stdin: Option<ChildStdin>,
     stdout: Option<std::process::ChildStdout>,
     stderr: Option<std::process::ChildStderr>,
@@ -264,9 +297,15 @@ fn start_threads(
         return Err(fail(&mut child, std::io::Error::other("no pipes")));
     };
     let (input_tx, input_rx) = sync_channel::<Vec<u8>>(MESSAGES_AHEAD);
+    let input_closed = Arc::new(AtomicBool::new(false));
+    let (writer_log, writer_closed) = (log.clone(), input_closed.clone());
     let writer = std::thread::Builder::new().name("bot-stdin".into()).spawn(move || {
         for message in input_rx {
-            if stdin.write_all(&message).and_then(|()| stdin.flush()).is_err() {
+            if let Err(e) = stdin.write_all(&message).and_then(|()| stdin.flush()) {
+                // The bot closed its stdin (or died): it can read no more
+                // observations, so it can answer none.
+                writer_log.note(&format!("cannot write to the bot's stdin ({e}): a crash from now on"));
+                writer_closed.store(true, Ordering::SeqCst);
                 break;
             }
         }
@@ -286,7 +325,7 @@ fn start_threads(
             return Err(fail(&mut child, e));
         }
     }
-    Ok(BotProcess { child, input: Some(input_tx), output: output_rx, closed: false, log })
+    Ok(BotProcess { child, contain, input: Some(input_tx), input_closed, output: output_rx, closed: false, log })
 }
 
 impl Drop for BotProcess {
@@ -340,8 +379,7 @@ impl LineBot {
         }
         let now = Instant::now();
         if !self.process.send(message) {
-            self.process.log().note(&format!("tick {tick}: not sent: the bot has not read its earlier input"));
-            return Asked::Answered(if self.process.is_gone() { Reply::Crash } else { Reply::Timeout });
+            return Asked::Answered(self.process.not_sent(tick));
         }
         self.unanswered.push_back(now);
         self.sent += 1;
@@ -415,7 +453,10 @@ struct NumberedReply {
 /// `<seq> [<limit_ms>] <observation JSON>`, an answer one JSON line
 /// `{"seq": N, "move": "…"}`, `{"seq": N, "none": true}` or
 /// `{"seq": N, "error": "…"}` (a crash of that tick). An answer to another
-/// number is a late one and is thrown away.
+/// number is a late one and is thrown away, and so is a line read before
+/// the request was sent: a bot that shares its adapter's process (Python)
+/// and writes answers for the numbers to come on the protocol gains
+/// nothing by it.
 #[derive(Debug)]
 pub struct NumberedBot {
     process: BotProcess,
@@ -430,6 +471,7 @@ pub struct NumberedBot {
 #[derive(Clone, Copy, Debug)]
 struct Numbered {
     seq: u64,
+    sent: Instant,
     deadline: Instant,
     limit: Duration,
     tick: u32,
@@ -468,9 +510,9 @@ impl Bot for NumberedBot {
         message.push(b'\n');
         let now = Instant::now();
         if !self.process.send(message) {
-            return Asked::Answered(if self.process.is_gone() { Reply::Crash } else { Reply::Timeout });
+            return Asked::Answered(self.process.not_sent(turn.tick()));
         }
-        self.waiting = Some(Numbered { seq: self.seq, deadline: now + limit, limit, tick: turn.tick() });
+        self.waiting = Some(Numbered { seq: self.seq, sent: now, deadline: now + limit, limit, tick: turn.tick() });
         Asked::Pending
     }
 
@@ -479,6 +521,9 @@ impl Bot for NumberedBot {
         loop {
             match self.process.next_line(w.deadline) {
                 Next::Line(bytes, at) => {
+                    if at < w.sent {
+                        continue; // written before the request: a forgery, never an answer
+                    }
                     let Ok(reply) = serde_json::from_slice::<NumberedReply>(&bytes) else { continue };
                     if reply.seq != w.seq {
                         continue; // a late answer to an earlier tick
@@ -506,11 +551,36 @@ impl Bot for NumberedBot {
     }
 }
 
-/// `/bin/sh -c COMMAND`, in the current directory.
+/// `/bin/sh -c COMMAND`, in the current directory; `/bin/sh -c 'exec
+/// COMMAND'` when the command is a plain program with plain arguments
+/// ([`is_plain`]), so that no shell stands between the host and the bot:
+/// the bot is the process the host started (it gets the parent-death
+/// signal, and EOF and signals reach it).
 pub fn shell(command: &str) -> Command {
     let mut c = Command::new("/bin/sh");
-    c.arg("-c").arg(command);
+    if is_plain(command) {
+        c.arg("-c").arg(format!("exec {command}"));
+    } else {
+        c.arg("-c").arg(command);
+    }
     c
+}
+
+/// Whether `command` is words of letters, digits and `_-./:,+@%=` only,
+/// the first of them a program (not an assignment, a keyword or a
+/// builtin): then `exec COMMAND` means the same as `COMMAND`.
+pub fn is_plain(command: &str) -> bool {
+    const NOT_PROGRAMS: &[&str] = &[
+        "exec", "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in",
+        "exit", "cd", "read", "export", "set", "unset", "eval", ".", "source", "trap", "wait", "shift", "return",
+        "break", "continue", "ulimit", "umask", "alias", "readonly", "local", "times", ":", "command", "builtin",
+        "type", "hash", "getopts", "jobs", "fg", "bg", "kill",
+    ];
+    let words: Vec<&str> = command.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
+    let Some(first) = words.first() else { return false };
+    words.iter().all(|w| w.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:,+@%=".contains(c)))
+        && !first.contains('=')
+        && !NOT_PROGRAMS.contains(first)
 }
 
 #[cfg(test)]
@@ -574,6 +644,26 @@ mod tests {
         let mut b = bot("sleep 30 & read -r a; echo N; read -r a; exit 0");
         assert_eq!(ask(&mut b, 1, 5000), line("N"));
         assert_eq!(ask(&mut b, 2, 300), Reply::Crash);
+    }
+
+    #[test]
+    fn a_bot_that_closes_its_stdin_is_a_crash_from_then_on_and_it_is_logged() {
+        // Reads one line, answers, closes its stdin, and stays alive.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bot.log");
+        let mut b = LineBot::spawn(
+            shell("read -r a; echo N; exec 0<&-; sleep 30"),
+            &Sandbox::default(),
+            BotLog::at(path.clone()),
+            "test bot",
+        )
+        .unwrap();
+        assert_eq!(ask(&mut b, 1, 5000), line("N"));
+        std::thread::sleep(Duration::from_millis(200));
+        let replies: Vec<Reply> = (2..=4).map(|tick| ask(&mut b, tick, 300)).collect();
+        assert_eq!(replies, vec![Reply::Crash; 3]);
+        let log = std::fs::read_to_string(&path).unwrap();
+        assert!(log.contains("cannot write to the bot's stdin"), "{log}");
     }
 
     #[test]

@@ -3,13 +3,22 @@
 //! observation to the thread and waits for the answer until the deadline,
 //! and a plugin that thinks too long costs its own tick as a timeout.
 //!
-//! What cannot be protected in-process: a plugin that never returns keeps
-//! its thread (and its memory) until the host exits, since a thread cannot
-//! be killed; it is asked nothing more and answers `timeout` from then on.
-//! A plugin that aborts, faults (a segfault) or exits takes the host with
-//! it; one that writes to stdout writes into the host's output. Run code
-//! you do not trust as a process: `cmd:`, or the plugin under `--isolate`
-//! ([`crate::bot::adapter::plugin::isolated`]).
+//! When its game ends the bot's thread is told to stop and waited for at
+//! most [`END_WAIT`]: a plugin whose `choose` or `destroy` does not return
+//! by then is left to run on its detached thread, never joined, so the host
+//! and the next games go on (and the bot's log says so).
+//!
+//! What cannot be protected in-process: a thread cannot be killed, so a
+//! plugin that never returns keeps its thread, its core and its memory
+//! until the host exits; each such game adds one, and honest bots of later
+//! games share the machine with them. A plugin that aborts, faults (a
+//! segfault) or calls `_exit` takes the host with it; one that calls
+//! `exit` ends the host too, but never with status 0
+//! ([`crate::cli::main`] registers an `atexit` hook that turns an exit
+//! before the run is complete into status 3). One that writes to stdout
+//! writes into the host's output. This is why plugins run isolated by
+//! default ([`crate::bot::adapter::plugin::isolated`]); `--in-process` is
+//! for plugins you trust.
 
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
@@ -19,6 +28,9 @@ use lightcycles_core::observation::Observation;
 
 use crate::bot::process::log::BotLog;
 use crate::bot::{ask_and_collect, Asked, Bot, BotContext, BotError, Reply, Turn};
+
+/// How long a bot's thread is waited for when its game ends, at most.
+pub const END_WAIT: Duration = Duration::from_millis(500);
 
 /// The code of one in-process bot, run on its thread.
 pub trait Brain: Send + 'static {
@@ -170,14 +182,24 @@ impl Drop for ThreadBot {
     fn drop(&mut self) {
         self.requests = None;
         self.drain();
-        let worker = self.worker.take();
-        // A thread that is free ends at once: wait for it, so the plugin's
-        // bot is freed before the game is over. One that is stuck inside
-        // the plugin cannot be stopped; it is left to run.
-        if self.in_flight.is_none() {
-            if let Some(worker) = worker {
-                let _ = worker.join();
-            }
+        let Some(worker) = self.worker.take() else { return };
+        // A thread that is free ends at once (the plugin frees its bot):
+        // wait for it, a bounded time, so that a `choose` or a `destroy`
+        // that never returns can never hang the host. Such a thread cannot
+        // be stopped; it is detached and left to run.
+        let until = Instant::now() + END_WAIT;
+        while !worker.is_finished() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if worker.is_finished() {
+            let _ = worker.join();
+        } else {
+            self.log.note(&format!(
+                "the bot's thread did not end within {} ms of its game (its choose or destroy has not \
+                 returned): it is left running, detached, until the host exits",
+                END_WAIT.as_millis()
+            ));
+            drop(worker);
         }
     }
 }
@@ -204,6 +226,34 @@ mod tests {
             std::thread::sleep(Duration::from_millis(self.sleeps[obs.tick as usize - 1]));
             Reply::Line(obs.tick.to_string().into_bytes())
         }
+    }
+
+    /// Answers at once, and never returns from being dropped.
+    struct NeverEnds;
+
+    impl Brain for NeverEnds {
+        fn choose(&mut self, _obs: &Observation, _limit: Duration, _log: &BotLog) -> Reply {
+            Reply::Line(b"N".to_vec())
+        }
+    }
+
+    impl Drop for NeverEnds {
+        fn drop(&mut self) {
+            loop {
+                std::thread::park();
+            }
+        }
+    }
+
+    #[test]
+    fn a_bot_that_never_ends_is_detached_not_joined() {
+        let mut bot = ThreadBot::start(NeverEnds, "never-ends", BotLog::discard()).unwrap();
+        let game = ReferenceGame::seeded(&Config::default(), 1).unwrap();
+        let position = game.position();
+        assert_eq!(bot.answer(&Turn::new(&position, 0), Duration::from_secs(5)), Reply::Line(b"N".to_vec()));
+        let start = Instant::now();
+        drop(bot);
+        assert!(start.elapsed() < END_WAIT + Duration::from_secs(2), "the drop waited {:?}", start.elapsed());
     }
 
     #[test]

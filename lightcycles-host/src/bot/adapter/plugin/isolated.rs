@@ -86,8 +86,12 @@ impl IsolatedFactory {
         sandbox: Sandbox,
     ) -> Result<IsolatedFactory, String> {
         let program = program.to_path_buf();
+        let given = path;
         let path = std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        check(&program, &path, &sandbox)?;
+        // The child is handed the absolute path; the message names the
+        // plugin as the user gave it.
+        check(&program, &path, &sandbox)
+            .map_err(|e| e.replace(&path.display().to_string(), &given.display().to_string()))?;
         Ok(IsolatedFactory { program, path, log, sandbox })
     }
 }
