@@ -3,7 +3,7 @@
 //! abi_stable root module is a Rust plugin ([`super::rust`]); any other
 //! library is refused with a message that says what a plugin must export.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::bot::adapter::plugin::in_process::BrainSource;
@@ -11,8 +11,31 @@ use crate::bot::adapter::plugin::rust::RustPluginFactory;
 use crate::bot::adapter::plugin::{c, rust};
 use crate::bot::process::log::LogPlace;
 
+/// `path` as a path the loader opens as a file: a bare file name
+/// (`libbot.so`) is made `./libbot.so`, since `dlopen` looks a name
+/// without a slash up in the library search path, not in the current
+/// folder.
+pub fn as_path(path: &Path) -> PathBuf {
+    if path.is_relative() && path.parent().map_or(true, |p| p.as_os_str().is_empty()) {
+        Path::new(".").join(path)
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// The name a C plugin declares in its table (`LcBotV1::name`), if it
+/// loads and declares one. Rust plugins declare no name: their interface
+/// has no field for it.
+pub fn declared_name(path: &Path) -> Option<String> {
+    match c::load(&as_path(path), None) {
+        Ok(c::Loaded::Plugin(factory)) => factory.declared_name(),
+        _ => None,
+    }
+}
+
 /// The brains of the plugin at `path`, or why it cannot be played.
 pub fn brain_source(path: &Path, log: Option<LogPlace>) -> Result<Arc<dyn BrainSource>, String> {
+    let path = &as_path(path);
     let library = match c::load(path, log.clone())? {
         c::Loaded::Plugin(factory) => return Ok(Arc::new(factory)),
         c::Loaded::NotC(library) => library,
