@@ -457,6 +457,41 @@ fn a_plugin_is_named_by_its_table_and_found_without_a_leading_dot_slash() {
     assert_eq!(replay(dir.path(), 0).names, ["c-plugin-bot", "random"], "the name in the plugin's table");
 }
 
+/// A CodeClash bot folder `p1` whose main.py does not parse.
+fn syntax_error_bot(home: &Path) -> String {
+    let bot = home.join("p1");
+    std::fs::create_dir(&bot).unwrap();
+    std::fs::write(bot.join("main.py"), "def get_move(obs)\n    return 'N'\n").unwrap();
+    bot.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_bot_that_cannot_start_is_reported_before_game_0_and_play_goes_on_unless_strict() {
+    let home = tempfile::tempdir().unwrap();
+    let bot = syntax_error_bot(home.path());
+    let out = lightcycles().args(["play", &bot, "builtin:random"]).args(SHORT_GAME).output().unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "CodeClash's meaning: the run completes; {err}");
+    assert!(err.contains("bot p1 (") && err.contains("cannot play"), "{err}");
+    assert!(err.contains("SyntaxError"), "the traceback is shown without -o: {err}");
+    assert!(err.contains("warning: p1 cannot play"), "said before the games: {err}");
+    assert!(err.contains("warning: p1 could not play"), "said again after FINAL_RESULTS: {err}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("p1 crashed on every tick"), "{stdout}");
+    assert!(stdout.contains("FINAL_RESULTS"), "{stdout}");
+
+    let strict = lightcycles().args(["play", &bot, "builtin:random", "--strict"]).args(SHORT_GAME).output().unwrap();
+    assert_eq!(strict.status.code(), Some(2), "{}", text(&strict.stderr));
+    assert!(!text(&strict.stdout).contains("FINAL_RESULTS"));
+
+    let missing =
+        lightcycles().args(["tournament", "cmd:./no-such-program-here", "builtin:random", "-g", "2"]).output().unwrap();
+    let err = text(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(2), "a tournament does not start: {err}");
+    assert!(err.contains("no-such-program-here") && err.contains("not found"), "{err}");
+    assert!(err.contains("the tournament does not start"), "{err}");
+}
+
 #[test]
 fn a_library_that_is_no_plugin_is_refused_by_name() {
     // A real shared library without either plugin interface: the C ABI

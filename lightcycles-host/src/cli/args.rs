@@ -160,6 +160,10 @@ pub struct PlayArgs {
     /// Draw each game in the terminal as it runs (one game at a time: -j 1).
     #[arg(long)]
     pub watch: bool,
+    /// Stop with exit code 2 when a bot cannot play (fails its probe before
+    /// game 0), instead of letting it lose every game as CodeClash does.
+    #[arg(long)]
+    pub strict: bool,
     /// Resource limits and plugin isolation.
     #[command(flatten)]
     pub hosting: HostingArgs,
@@ -207,6 +211,10 @@ pub struct TournamentArgs {
     /// Also write the final report as JSON to FILE.
     #[arg(long = "report", value_name = "FILE.json")]
     pub report: Option<PathBuf>,
+    /// Play even when a bot fails its probe before game 0 (it then loses
+    /// its games by crashing); without it such a tournament does not start.
+    #[arg(long = "allow-broken")]
+    pub allow_broken: bool,
     /// Without a terminal on stderr, log the standings every N games (0: never).
     #[arg(long = "log-every", value_name = "N", default_value_t = 100)]
     pub log_every: u64,

@@ -9,7 +9,9 @@ use lightcycles_core::{Answer, FastGame};
 
 use crate::bot::process::log::LOGS_DIR;
 use crate::bot::spec::{self, Entrant};
-use crate::cli::{bad_input, check_players, stdout_failure, stdout_is_a_screen, write_out, Failure, PlayArgs};
+use crate::cli::{
+    bad_input, check_players, preflight, stdout_failure, stdout_is_a_screen, write_out, Failure, PlayArgs,
+};
 use crate::game::report::{self, Tally};
 use crate::game::run::{self, GameOptions, Rounds, RunError};
 use crate::view;
@@ -29,6 +31,18 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let options = GameOptions { config, map_file, limits: args.board.limits(), out_dir: args.output.clone() };
     let rounds = Rounds { rounds: args.rounds, base_seed: args.seed, swap: args.swap };
+    let seed = rounds.plan(0, entrants.len()).seed;
+    let broken = preflight(&args.bots, &entrants, &hosting, &config, seed, options.map_file.as_ref(), &options.limits);
+    if !broken.is_empty() {
+        if args.strict {
+            return Err(bad_input(format!("--strict: {} cannot play; no game was played", broken.join(", "))));
+        }
+        eprintln!(
+            "warning: {} cannot play and will lose every game by crashing (as in CodeClash); \
+             the games are played all the same (--strict stops here instead)",
+            broken.join(", ")
+        );
+    }
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
     let mut tally = Tally::new(entrants.len());
     let result = if args.watch {
@@ -44,7 +58,14 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
         })
     };
     result.map_err(|e| bad_input(e.to_string()))?;
-    write_out(out, &report::final_results(&tally, &names)).map_err(stdout_failure)
+    write_out(out, &report::final_results(&tally, &names)).map_err(stdout_failure)?;
+    if !broken.is_empty() {
+        eprintln!(
+            "warning: {} could not play: every game above was lost by crashing, not played (see the errors before game 0)",
+            broken.join(", ")
+        );
+    }
+    Ok(())
 }
 
 /// `play --watch`: the games one after another, each drawn tick by tick,

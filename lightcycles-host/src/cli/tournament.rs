@@ -7,7 +7,7 @@ use lightcycles_core::FastGame;
 
 use crate::bot::process::log::LOGS_DIR;
 use crate::bot::spec;
-use crate::cli::{bad_input, has_plugin, stdout_failure, write_out, Failure, HostingArgs, TournamentArgs};
+use crate::cli::{bad_input, has_plugin, preflight, stdout_failure, write_out, Failure, HostingArgs, TournamentArgs};
 use crate::game::run::GameOptions;
 use crate::io::whole_file;
 use crate::stats::Sprt;
@@ -32,6 +32,15 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         std::fs::create_dir_all(dir)
             .map_err(|e| bad_input(format!("-o {}: cannot create the directory: {e}", dir.display())))?;
     }
+    let limits = args.board.limits();
+    let seed = schedule.game(0).seed;
+    let broken = preflight(&args.bots, &entrants, &hosting, &config, seed, map_file.as_ref(), &limits);
+    if !broken.is_empty() && !args.allow_broken {
+        return Err(bad_input(format!(
+            "{} cannot play: the tournament does not start (fix the bot, or --allow-broken to let it lose its games)",
+            broken.join(", ")
+        )));
+    }
     let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
     let progress = if std::io::stderr().is_terminal() { ProgressMode::Bar } else { ProgressMode::Log(args.log_every) };
     let t = Tournament {
@@ -39,7 +48,7 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         specs: args.bots.clone(),
         mode,
         schedule,
-        options: GameOptions { config, map_file, limits: args.board.limits(), out_dir: args.output.clone() },
+        options: GameOptions { config, map_file, limits, out_dir: args.output.clone() },
         jobs,
         sprt,
         results: args.results.clone(),

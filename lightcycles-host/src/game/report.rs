@@ -91,6 +91,16 @@ pub fn game_line(game: &GameSummary, max_ticks: u32) -> String {
     if !faulty.is_empty() {
         let _ = write!(line, "; faults: {}", faulty.join("; "));
     }
+    let never: Vec<&str> = (0..names.len())
+        .filter(|&s| {
+            let asked = o.eliminated_at[s].unwrap_or(o.ticks);
+            asked > 0 && game.faults[s].crash >= asked
+        })
+        .map(|s| names[s].as_str())
+        .collect();
+    if !never.is_empty() {
+        let _ = write!(line, "; {} crashed on every tick (never played: see its log, -o DIR/logs)", never.join(", "));
+    }
     line
 }
 
@@ -155,6 +165,20 @@ mod tests {
         let results = final_results(&Tally { wins: vec![1, 0], draws: 0 }, &[evil.into(), "b".into()]);
         assert!(results.contains("Bot_1: 1 games won (\\u{1b}[2J\\u{202e}x)\n"), "{results}");
         assert!(!results.contains('\u{1b}') && !line.contains('\u{202e}'));
+    }
+
+    #[test]
+    fn a_bot_that_crashed_on_every_tick_is_flagged() {
+        let crashed = FaultCounts { crash: 9, ..FaultCounts::default() };
+        let s = summary(vec![0, 1], &["p1", "random"], won_by(1, 9), vec![crashed, FaultCounts::default()]);
+        assert_eq!(
+            game_line(&s, 2000),
+            "game 4 seed 11 p1 vs random: random won on tick 9; faults: p1 9 crash; \
+             p1 crashed on every tick (never played: see its log, -o DIR/logs)"
+        );
+        let once = FaultCounts { crash: 8, ..FaultCounts::default() };
+        let s = summary(vec![0, 1], &["p1", "random"], won_by(1, 9), vec![once, FaultCounts::default()]);
+        assert!(!game_line(&s, 2000).contains("every tick"));
     }
 
     #[test]
