@@ -215,9 +215,14 @@ pub struct TournamentArgs {
     /// its games by crashing); without it such a tournament does not start.
     #[arg(long = "allow-broken")]
     pub allow_broken: bool,
-    /// Without a terminal on stderr, log the standings every N games (0: never).
-    #[arg(long = "log-every", value_name = "N", default_value_t = 100)]
+    /// Without a terminal on stderr, also log the standings every N games
+    /// (0: not by games).
+    #[arg(long = "log-every", value_name = "N", default_value_t = 0)]
     pub log_every: u64,
+    /// Without a terminal on stderr, log the standings every S seconds and
+    /// at the end (0, with --log-every 0: never).
+    #[arg(long = "log-seconds", value_name = "S", default_value_t = 10)]
+    pub log_seconds: u64,
     /// Board, rules and time limits.
     #[command(flatten)]
     pub board: BoardArgs,

@@ -84,6 +84,9 @@ pub fn main() -> ExitCode {
     // SIGHUP) reaches the host alone: take every bot down with it.
     let _ = ctrlc::set_handler(|| {
         crate::bot::process::stop_all();
+        if let Some(note) = crate::io::interrupt::note() {
+            eprintln!("\ninterrupted: {note}");
+        }
         std::process::exit(130);
     });
     // The orphans of bot processes come to the host, which reaps them when

@@ -53,6 +53,11 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     } else {
         run::run::<FastGame>(&entrants, &options, &rounds, args.jobs as usize, |game| {
             tally.add(game);
+            crate::io::interrupt::set(format!(
+                "{} of {} games were played (their lines are above; no FINAL_RESULTS)",
+                tally.games(),
+                rounds.games()
+            ));
             let line = report::game_line(game, config.max_ticks) + "\n";
             write_out(out, &line).map_err(|e| RunError::Report(format!("cannot write to standard output: {e}")))
         })

@@ -42,7 +42,11 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         )));
     }
     let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
-    let progress = if std::io::stderr().is_terminal() { ProgressMode::Bar } else { ProgressMode::Log(args.log_every) };
+    let progress = if std::io::stderr().is_terminal() {
+        ProgressMode::Bar
+    } else {
+        ProgressMode::Log { games: args.log_every, seconds: args.log_seconds }
+    };
     let t = Tournament {
         entrants,
         specs: args.bots.clone(),
@@ -55,6 +59,10 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         resume: args.resume,
         replay_flags: [args.board.to_flags(), HostingArgs::to_flags(&hosting, has_plugin(&args.bots))].concat(),
         progress,
+        resume_command: args.results.as_ref().map(|_| {
+            let words: Vec<String> = std::env::args_os().map(|w| w.to_string_lossy().into_owned()).collect();
+            tournament::resume_command(&words)
+        }),
     };
     let report = tournament::run::<FastGame>(&t).map_err(|e| bad_input(e.to_string()))?;
     if let Some(path) = &args.report {

@@ -3,5 +3,6 @@
 //! terminal or a log ([`untrusted`]).
 
 pub mod input;
+pub mod interrupt;
 pub mod untrusted;
 pub mod whole_file;
