@@ -493,6 +493,18 @@ fn a_bot_that_cannot_start_is_reported_before_game_0_and_play_goes_on_unless_str
 }
 
 #[test]
+fn a_bot_that_times_out_again_and_again_is_told_its_slowest_answer_and_what_to_change() {
+    let slow = "slow=cmd:while read l; do sleep 0.2; echo N; done".to_string();
+    let mut args = SHORT_GAME.to_vec();
+    args.extend(["--time-ms", "50"]);
+    let (out, _dir) = play(&[slow, "builtin:straight".to_string()], &args);
+    let err = text(&out.stderr);
+    let note = err.lines().find(|l| l.starts_with("note: slow timed out ")).unwrap_or_else(|| panic!("{err}"));
+    assert!(note.contains("in 1 game (limit 50 ms, its slowest answer took "), "{note}");
+    assert!(note.contains("give it more time (--time-ms "), "{note}");
+}
+
+#[test]
 fn a_library_that_is_no_plugin_is_refused_by_name() {
     // A real shared library without either plugin interface: the C ABI
     // library of this workspace would do, but a system one is always there.

@@ -12,7 +12,7 @@ use crate::bot::spec::{self, Entrant};
 use crate::cli::{
     bad_input, check_players, preflight, stdout_failure, stdout_is_a_screen, write_out, Failure, PlayArgs,
 };
-use crate::game::report::{self, Tally};
+use crate::game::report::{self, Tally, Timeouts};
 use crate::game::run::{self, GameOptions, Rounds, RunError};
 use crate::view;
 use crate::view::scene::{MapOrigin, Scene};
@@ -45,14 +45,16 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
     let mut tally = Tally::new(entrants.len());
+    let mut timeouts = Timeouts::new(entrants.len());
     let result = if args.watch {
         if args.jobs > 1 {
             return Err(bad_input(format!("--watch draws one game at a time: use it with -j 1, not -j {}", args.jobs)));
         }
-        watch_games(&entrants, &options, &rounds, out, &mut tally)
+        watch_games(&entrants, &options, &rounds, out, &mut tally, &mut timeouts)
     } else {
         run::run::<FastGame>(&entrants, &options, &rounds, args.jobs as usize, |game| {
             tally.add(game);
+            timeouts.add(game);
             crate::io::interrupt::set(format!(
                 "{} of {} games were played (their lines are above; no FINAL_RESULTS)",
                 tally.games(),
@@ -64,6 +66,9 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     };
     result.map_err(|e| bad_input(e.to_string()))?;
     write_out(out, &report::final_results(&tally, &names)).map_err(stdout_failure)?;
+    for note in timeouts.advice(&names, options.limits.rest, args.jobs as usize) {
+        eprintln!("{note}");
+    }
     if !broken.is_empty() {
         eprintln!(
             "warning: {} could not play: every game above was lost by crashing, not played (see the errors before game 0)",
@@ -81,6 +86,7 @@ fn watch_games(
     rounds: &Rounds,
     out: &mut dyn Write,
     tally: &mut Tally,
+    timeouts: &mut Timeouts,
 ) -> Result<(), RunError> {
     let screen = stdout_is_a_screen();
     let pace = if screen { view::watch::TERMINAL_PACE } else { Duration::ZERO };
@@ -104,6 +110,7 @@ fn watch_games(
             return Err(stdout_error(e));
         }
         tally.add(game);
+        timeouts.add(game);
         let mut watcher = watcher.borrow_mut();
         let line = report::game_line(game, options.config.max_ticks) + "\n";
         write_out(watcher.out(), &line).map_err(|e| stdout_error(&e))?;

@@ -32,7 +32,7 @@ use self::schedule::{PairingMode, Schedule, ScheduledGame};
 use self::standings::Standings;
 use crate::bot::spec::Entrant;
 use crate::game::pool;
-use crate::game::report::game_line as game_text;
+use crate::game::report::{game_line as game_text, Timeouts};
 use crate::game::run::{self, GameOptions, RunError};
 use crate::io::interrupt;
 use crate::stats::Sprt;
@@ -240,6 +240,7 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
     interrupt::set(t.interrupted_note(done_count, total));
 
     let mut failure: Option<TournamentError> = None;
+    let mut timeouts = Timeouts::new(t.entrants.len());
     let play = |game| {
         if done.contains(game) {
             return None;
@@ -278,6 +279,7 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
             progress.println(&format!("{}\n  replay: {command}", game_text(&summary, t.options.config.max_ticks)));
         }
         standings.add(line.result());
+        timeouts.add(&summary);
         done_count += 1;
         progress.update(done_count, &standings, &names);
         interrupt::set(t.interrupted_note(done_count, total));
@@ -289,6 +291,9 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
     });
     progress.finish(done_count, &standings, &names);
     interrupt::set(String::new());
+    for note in timeouts.advice(&names, t.options.limits.rest, t.jobs) {
+        eprintln!("{note}");
+    }
     if let Some(e) = failure {
         return Err(e);
     }
