@@ -345,9 +345,13 @@ pub struct ViewArgs {
     /// Replay files; the page lists them in this order.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
-    /// The HTML file to write.
-    #[arg(short = 'o', long = "output", value_name = "OUT.html", required = true)]
-    pub output: PathBuf,
+    /// The HTML file to write (default: next to the replay, FILE with
+    /// `.html`; for several replays, `replays.html` beside the first).
+    #[arg(short = 'o', long = "output", value_name = "OUT.html")]
+    pub output: Option<PathBuf>,
+    /// Open the page in the default browser (xdg-open, or open on macOS).
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// Arguments of `lightcycles replay verify`.
