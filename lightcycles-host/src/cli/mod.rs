@@ -84,6 +84,7 @@ pub fn main() -> ExitCode {
     // SIGHUP) reaches the host alone: take every bot down with it.
     let _ = ctrlc::set_handler(|| {
         crate::bot::process::stop_all();
+        crate::view::keys::restore_terminal();
         if let Some(note) = crate::io::interrupt::note() {
             eprintln!("\ninterrupted: {note}");
         }

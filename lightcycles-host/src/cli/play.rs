@@ -50,7 +50,13 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
         if args.jobs > 1 {
             return Err(bad_input(format!("--watch draws one game at a time: use it with -j 1, not -j {}", args.jobs)));
         }
-        watch_games(&entrants, &options, &rounds, out, &mut tally, &mut timeouts)
+        match watch_games(&entrants, &options, &rounds, out, &mut tally, &mut timeouts) {
+            Err(RunError::Report(why)) if why == view::watch::QUIT => {
+                eprintln!("quit: {} of {} games were played (no FINAL_RESULTS)", tally.games(), rounds.games());
+                return Ok(());
+            }
+            other => other,
+        }
     } else {
         run::run::<FastGame>(&entrants, &options, &rounds, args.jobs as usize, |game| {
             tally.add(game);
@@ -91,7 +97,13 @@ fn watch_games(
     let screen = stdout_is_a_screen();
     let pace = if screen { view::watch::TERMINAL_PACE } else { Duration::ZERO };
     // Both the per-tick watch and the per-game report write to stdout.
-    let watcher = RefCell::new(view::watch::Watcher::new(out, screen, pace));
+    let mut watcher = view::watch::Watcher::new(out, screen, pace);
+    if screen {
+        if let Some(keys) = view::keys::Keys::from_terminal() {
+            watcher = watcher.with_keys(keys);
+        }
+    }
+    let watcher = RefCell::new(watcher);
     let broken: RefCell<Option<std::io::Error>> = RefCell::new(None);
     let mut watch = |plan: &run::GamePlan, names: &[String], engine: &FastGame, answers: &[Answer]| {
         if broken.borrow().is_some() {
@@ -105,7 +117,13 @@ fn watch_games(
         }
     };
     run::run_watched::<FastGame>(entrants, options, rounds, &mut watch, |game| {
-        let stdout_error = |e: &std::io::Error| RunError::Report(format!("cannot write to standard output: {e}"));
+        let stdout_error = |e: &std::io::Error| {
+            if e.to_string() == view::watch::QUIT {
+                RunError::Report(view::watch::QUIT.to_string())
+            } else {
+                RunError::Report(format!("cannot write to standard output: {e}"))
+            }
+        };
         if let Some(e) = broken.borrow().as_ref() {
             return Err(stdout_error(e));
         }
