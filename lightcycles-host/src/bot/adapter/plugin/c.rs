@@ -112,7 +112,7 @@ impl CPluginFactory {
 impl CPluginFactory {
     /// The display name the plugin's table declares, if it declares one
     /// that is not empty (made to keep to the name grammar).
-    pub fn declared_name(&self) -> Option<String> {
+    pub fn table_name(&self) -> Option<String> {
         let name = self.plugin.table.name;
         if name.is_null() {
             return None;
@@ -129,6 +129,10 @@ impl CPluginFactory {
 }
 
 impl BrainSource for CPluginFactory {
+    fn declared_name(&self) -> Option<String> {
+        self.table_name()
+    }
+
     fn brain(&self, ctx: &BotContext) -> Box<dyn Brain> {
         Box::new(CBrain {
             plugin: Arc::clone(&self.plugin),

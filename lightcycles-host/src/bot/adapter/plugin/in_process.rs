@@ -187,6 +187,11 @@ impl Drop for ThreadBot {
 pub trait BrainSource: Send + Sync {
     /// The brain of the bot of `ctx`, made with the bot's own seed.
     fn brain(&self, ctx: &BotContext) -> Box<dyn Brain>;
+
+    /// The display name the plugin declares, if its interface has one.
+    fn declared_name(&self) -> Option<String> {
+        None
+    }
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ pub fn as_path(path: &Path) -> PathBuf {
 /// has no field for it.
 pub fn declared_name(path: &Path) -> Option<String> {
     match c::load(&as_path(path), None) {
-        Ok(c::Loaded::Plugin(factory)) => factory.declared_name(),
+        Ok(c::Loaded::Plugin(factory)) => factory.table_name(),
         _ => None,
     }
 }

@@ -65,12 +65,12 @@ impl Adapter for PluginAdapter {
         }
     }
 
-    /// The name in a C plugin's table, read by loading it in the host;
-    /// with `--isolate` the plugin's code never runs in the host, so the
-    /// file names it.
+    /// The name in a C plugin's table, read by loading it in the host, or
+    /// with `--isolate` in a child (its code never runs in the host): the
+    /// same name either way.
     fn declared_name(&self, target: &str, hosting: &Hosting) -> Option<String> {
         if hosting.isolate {
-            None
+            isolated::declared_name(Path::new(target), &hosting.sandbox)
         } else {
             load::declared_name(Path::new(target))
         }
