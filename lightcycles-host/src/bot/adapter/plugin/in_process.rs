@@ -63,6 +63,8 @@ pub struct ThreadBot {
     in_flight: Option<u64>,
     waiting: Option<Waiting>,
     log: BotLog,
+    /// The slowest answer to a request waited for, late ones included.
+    slowest: Option<Duration>,
 }
 
 impl std::fmt::Debug for ThreadBot {
@@ -99,6 +101,7 @@ impl ThreadBot {
             in_flight: None,
             waiting: None,
             log,
+            slowest: None,
         })
     }
 
@@ -148,6 +151,8 @@ impl Bot for ThreadBot {
                 Ok(r) if r.seq != w.seq => {}
                 Ok(r) => {
                     self.in_flight = None;
+                    let sent_at = w.deadline.checked_sub(w.limit).unwrap_or(w.deadline);
+                    self.slowest = self.slowest.max(Some(r.at.saturating_duration_since(sent_at)));
                     if r.at <= w.deadline {
                         return r.reply;
                     }
@@ -163,6 +168,10 @@ impl Bot for ThreadBot {
         }
         self.log.note(&format!("tick {}: no answer within {} ms", w.tick, w.limit.as_millis()));
         Reply::Timeout
+    }
+
+    fn slowest_answer(&self) -> Option<Duration> {
+        self.slowest
     }
 }
 
