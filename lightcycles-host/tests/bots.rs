@@ -505,6 +505,18 @@ fn a_bot_that_times_out_again_and_again_is_told_its_slowest_answer_and_what_to_c
 }
 
 #[test]
+fn a_rust_plugin_is_named_by_its_plugin_bot_name_in_process_and_isolated() {
+    for mode in ["--in-process", "--isolate"] {
+        let (_, dir) =
+            play(&[plugin("rust_plugin_bot"), "builtin:random".to_string()], &[SHORT_GAME, &[mode]].concat());
+        assert_eq!(replay(dir.path(), 0).names, ["room-bot", "random"], "{mode}: PluginBot::NAME");
+    }
+    // A plugin that gives no NAME is named by its file, without `lib`.
+    let (_, dir) = play(&[plugin("panicky_plugin"), "builtin:random".to_string()], SHORT_GAME);
+    assert_eq!(replay(dir.path(), 0).names[0], "panicky_plugin");
+}
+
+#[test]
 fn a_library_that_is_no_plugin_is_refused_by_name() {
     // A real shared library without either plugin interface: the C ABI
     // library of this workspace would do, but a system one is always there.

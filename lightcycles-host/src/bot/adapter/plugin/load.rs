@@ -23,14 +23,11 @@ pub fn as_path(path: &Path) -> PathBuf {
     }
 }
 
-/// The name a C plugin declares in its table (`LcBotV1::name`), if it
-/// loads and declares one. Rust plugins declare no name: their interface
-/// has no field for it.
+/// The name a plugin declares: a C plugin in its table (`LcBotV1::name`),
+/// a Rust plugin as `PluginBot::NAME`; `None` when it declares none or
+/// does not load (the factory then says why).
 pub fn declared_name(path: &Path) -> Option<String> {
-    match c::load(&as_path(path), None) {
-        Ok(c::Loaded::Plugin(factory)) => factory.table_name(),
-        _ => None,
-    }
+    brain_source(path, None).ok()?.declared_name()
 }
 
 /// The brains of the plugin at `path`, or why it cannot be played.
