@@ -237,19 +237,127 @@ pub struct Mismatch {
     pub player: Option<usize>,
     /// The field that differs (`heads`, `dirs`, `rocks`, `winner`, …).
     pub field: String,
-    /// What the replay file says.
+    /// What the replay file says, in plain words (`(13, 26)`, `N`, `none`).
     pub expected: String,
-    /// What the engine computed.
+    /// What the engine computed, in plain words.
     pub actual: String,
 }
 
+impl Mismatch {
+    /// What the field is, in words: `head at`, `direction`, `winner`…
+    pub fn subject(&self) -> String {
+        match self.field.as_str() {
+            "heads" => "head at".into(),
+            "dirs" => "direction".into(),
+            "start" => "start at".into(),
+            "t" => "frame number".into(),
+            "faults" => "fault".into(),
+            "winner" => "winner".into(),
+            "frames" => "frames".into(),
+            "commands" => "commands".into(),
+            "result.draw" => "draw".into(),
+            "result.ticks" => "ticks played".into(),
+            "result.placements" => "placement".into(),
+            "result.eliminated_at" => "eliminated on tick".into(),
+            "result.trails" => "trail length".into(),
+            other => match other.strip_prefix("rocks[").and_then(|k| k.strip_suffix(']')) {
+                Some(k) => format!("rock {k} at"),
+                None => other.to_string(),
+            },
+        }
+    }
+}
+
+/// `tick 13, player 1: head at (14, 27) by the rules, (13, 26) in the file`.
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "tick {}", self.tick)?;
         if let Some(p) = self.player {
             write!(f, ", player {p}")?;
         }
-        write!(f, ", {}: expected {}, actual {}", self.field, self.expected, self.actual)
+        write!(f, ": {} {} by the rules, {} in the file", self.subject(), self.actual, self.expected)
+    }
+}
+
+/// A value of a replay as a difference shows it: plain words, never Rust's
+/// debug text.
+trait Plain {
+    fn plain(&self) -> String;
+}
+
+impl Plain for u32 {
+    fn plain(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Plain for usize {
+    fn plain(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Plain for bool {
+    fn plain(&self) -> String {
+        if *self { "yes" } else { "no" }.to_string()
+    }
+}
+
+impl Plain for &str {
+    fn plain(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Plain for String {
+    fn plain(&self) -> String {
+        self.clone()
+    }
+}
+
+impl Plain for Dir {
+    fn plain(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+impl Plain for FaultKind {
+    fn plain(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// A head: `(x, y)`, and `, crashed` when the player is out.
+impl Plain for [u32; 3] {
+    fn plain(&self) -> String {
+        let out = if self[2] == 0 { ", crashed" } else { "" };
+        format!("({}, {}){out}", self[0], self[1])
+    }
+}
+
+impl Plain for [u32; 2] {
+    fn plain(&self) -> String {
+        format!("({}, {})", self[0], self[1])
+    }
+}
+
+/// A start: `(x, y) facing N`.
+impl Plain for (u32, u32, Dir) {
+    fn plain(&self) -> String {
+        format!("({}, {}) facing {}", self.0, self.1, self.2.as_str())
+    }
+}
+
+impl<T: Plain> Plain for &T {
+    fn plain(&self) -> String {
+        (*self).plain()
+    }
+}
+
+/// Nothing is `none`.
+impl<T: Plain> Plain for Option<T> {
+    fn plain(&self) -> String {
+        self.as_ref().map_or_else(|| "none".to_string(), Plain::plain)
     }
 }
 
@@ -268,19 +376,13 @@ fn malformed(msg: impl Into<String>) -> ReplayError {
     ReplayError::Malformed(msg.into())
 }
 
-fn mismatch(
-    tick: u32,
-    player: Option<usize>,
-    field: &str,
-    expected: impl fmt::Debug,
-    actual: impl fmt::Debug,
-) -> ReplayError {
+fn mismatch(tick: u32, player: Option<usize>, field: &str, expected: impl Plain, actual: impl Plain) -> ReplayError {
     ReplayError::Mismatch(Mismatch {
         tick,
         player,
         field: field.to_string(),
-        expected: format!("{expected:?}"),
-        actual: format!("{actual:?}"),
+        expected: expected.plain(),
+        actual: actual.plain(),
     })
 }
 

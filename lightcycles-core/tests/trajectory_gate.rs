@@ -456,8 +456,16 @@ mod replays {
         // And a changed frame is caught by the fast engine as by the reference.
         let (_, mut r) = replays.into_iter().find(|(n, _)| n == "sim_0.json").unwrap();
         r.frames[5].heads[1][0] += 1;
+        let [x, y, _] = r.frames[5].heads[1];
         match replay::verify::<FastGame>(&r) {
-            Err(ReplayError::Mismatch(m)) => assert_eq!((m.tick, m.field.as_str(), m.player), (5, "heads", Some(1))),
+            Err(ReplayError::Mismatch(m)) => {
+                assert_eq!((m.tick, m.field.as_str(), m.player), (5, "heads", Some(1)));
+                // In plain words, never Rust's debug text.
+                assert_eq!(
+                    m.to_string(),
+                    format!("tick 5, player 1: head at ({}, {y}) by the rules, ({x}, {y}) in the file", x - 1)
+                );
+            }
             other => panic!("expected a mismatch, got {other:?}"),
         }
     }

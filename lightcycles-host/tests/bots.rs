@@ -220,7 +220,7 @@ fn a_bot_that_sleeps_past_the_limit_times_out_and_its_late_lines_never_count() {
     let (r, dir) = misbehave(script("sleeper.py", &m), &m, "500", &[]);
     expect_faults(&r, |t| (t >= 3).then_some(FaultKind::Timeout), 4);
     assert!(r.commands.iter().all(|row| row[0].as_deref() != Some("late")));
-    assert!(log_text(&dir, "python3").contains("[lightcycles] tick 3: no answer within 500 ms"));
+    assert!(log_text(&dir, "sleeper").contains("[lightcycles] tick 3: no answer within 500 ms"));
 }
 
 #[test]
@@ -274,7 +274,7 @@ fn a_bot_that_crashes_on_start_crashes_every_tick() {
     let m = marker("crashstart");
     let (r, dir) = misbehave(script("crash_on_start.py", &m), &m, "1000", &[]);
     expect_faults(&r, |_| Some(FaultKind::Crash), 1);
-    assert!(log_text(&dir, "python3").contains("RuntimeError: this bot crashes on start"));
+    assert!(log_text(&dir, "crash_on_start").contains("RuntimeError: this bot crashes on start"));
 }
 
 #[test]
@@ -282,7 +282,7 @@ fn a_bot_that_floods_stderr_fills_its_log_once_and_plays_on() {
     let m = marker("flood");
     let (r, dir) = misbehave(script("stderr_flood.py", &m), &m, "1000", &[]);
     expect_faults(&r, |_| None, 8);
-    let log = log_text(&dir, "python3");
+    let log = log_text(&dir, "stderr_flood");
     assert!(log.ends_with("[lightcycles] log cut at 1048576 bytes; the rest is discarded\n"));
     assert!(log.len() < (1 << 20) + 100, "{} bytes", log.len());
 }
@@ -304,7 +304,8 @@ fn an_exception_in_get_move_is_a_crash_of_that_tick_with_its_traceback_logged() 
     std::fs::copy(bots_dir().join("raises/main.py"), bot_dir.join("main.py")).unwrap();
     let (r, dir) = misbehave(bot_dir.join("main.py").display().to_string(), &m, "1000", &[]);
     expect_faults(&r, |t| matches!(t, 2 | 3).then_some(FaultKind::Crash), 4);
-    let log = log_text(&dir, "main");
+    // A main.py is named after its folder.
+    let log = log_text(&dir, &m);
     assert!(log.contains("Traceback") && log.contains("ValueError: raised on tick 2"), "{log}");
     assert!(log.contains("[lightcycles] tick 3: get_move raised ValueError: raised on tick 3"), "{log}");
 }
@@ -313,7 +314,7 @@ fn an_exception_in_get_move_is_a_crash_of_that_tick_with_its_traceback_logged() 
 fn a_plugin_that_panics_crashes_on_those_ticks_only() {
     let (r, dir) = misbehave(plugin("panicky_plugin"), "no process: in-process", "1000", &["--in-process"]);
     expect_faults(&r, |t| matches!(t, 3 | 4).then_some(FaultKind::Crash), 5);
-    let log = log_text(&dir, "libpanicky_plugin");
+    let log = log_text(&dir, "panicky_plugin");
     assert!(log.contains("[lightcycles] tick 3: panicked: panicky plugin: tick 3"), "{log}");
 }
 
@@ -434,6 +435,85 @@ fn bots_that_cannot_play_stop_the_run_with_a_clear_error() {
     std::fs::write(&not_a_plugin, b"not an ELF file").unwrap();
     let err = fails(&[not_a_plugin.to_str().unwrap(), "builtin:random"], &[]);
     assert!(err.contains("cannot load") && err.contains("libnothing.so"), "{err}");
+}
+
+#[test]
+fn a_plugin_is_named_by_its_table_and_found_without_a_leading_dot_slash() {
+    // `libc_plugin_bot.so` with no slash: dlopen would search the library
+    // path for it; the host opens the file in the current folder.
+    let plugin = &native().c_plugin;
+    let folder = plugin.parent().unwrap();
+    let file = plugin.file_name().unwrap().to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = lightcycles()
+        .current_dir(folder)
+        .args(["play", file, "builtin:random"])
+        .args(SHORT_GAME)
+        .arg("-o")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(replay(dir.path(), 0).names, ["c-plugin-bot", "random"], "the name in the plugin's table");
+}
+
+/// A CodeClash bot folder `p1` whose main.py does not parse.
+fn syntax_error_bot(home: &Path) -> String {
+    let bot = home.join("p1");
+    std::fs::create_dir(&bot).unwrap();
+    std::fs::write(bot.join("main.py"), "def get_move(obs)\n    return 'N'\n").unwrap();
+    bot.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_bot_that_cannot_start_is_reported_before_game_0_and_play_goes_on_unless_strict() {
+    let home = tempfile::tempdir().unwrap();
+    let bot = syntax_error_bot(home.path());
+    let out = lightcycles().args(["play", &bot, "builtin:random"]).args(SHORT_GAME).output().unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "CodeClash's meaning: the run completes; {err}");
+    assert!(err.contains("bot p1 (") && err.contains("cannot play"), "{err}");
+    assert!(err.contains("SyntaxError"), "the traceback is shown without -o: {err}");
+    assert!(err.contains("warning: p1 cannot play"), "said before the games: {err}");
+    assert!(err.contains("warning: p1 could not play"), "said again after FINAL_RESULTS: {err}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("p1 crashed on every tick"), "{stdout}");
+    assert!(stdout.contains("FINAL_RESULTS"), "{stdout}");
+
+    let strict = lightcycles().args(["play", &bot, "builtin:random", "--strict"]).args(SHORT_GAME).output().unwrap();
+    assert_eq!(strict.status.code(), Some(2), "{}", text(&strict.stderr));
+    assert!(!text(&strict.stdout).contains("FINAL_RESULTS"));
+
+    let missing =
+        lightcycles().args(["tournament", "cmd:./no-such-program-here", "builtin:random", "-g", "2"]).output().unwrap();
+    let err = text(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(2), "a tournament does not start: {err}");
+    assert!(err.contains("no-such-program-here") && err.contains("not found"), "{err}");
+    assert!(err.contains("the tournament does not start"), "{err}");
+}
+
+#[test]
+fn a_bot_that_times_out_again_and_again_is_told_its_slowest_answer_and_what_to_change() {
+    let slow = "slow=cmd:while read l; do sleep 0.2; echo N; done".to_string();
+    let mut args = SHORT_GAME.to_vec();
+    args.extend(["--time-ms", "50"]);
+    let (out, _dir) = play(&[slow, "builtin:straight".to_string()], &args);
+    let err = text(&out.stderr);
+    let note = err.lines().find(|l| l.starts_with("note: slow timed out ")).unwrap_or_else(|| panic!("{err}"));
+    assert!(note.contains("in 1 game (limit 50 ms, its slowest answer took "), "{note}");
+    assert!(note.contains("give it more time (--time-ms "), "{note}");
+}
+
+#[test]
+fn a_rust_plugin_is_named_by_its_plugin_bot_name_in_process_and_isolated() {
+    for mode in ["--in-process", "--isolate"] {
+        let (_, dir) =
+            play(&[plugin("rust_plugin_bot"), "builtin:random".to_string()], &[SHORT_GAME, &[mode]].concat());
+        assert_eq!(replay(dir.path(), 0).names, ["room-bot", "random"], "{mode}: PluginBot::NAME");
+    }
+    // A plugin that gives no NAME is named by its file, without `lib`.
+    let (_, dir) = play(&[plugin("panicky_plugin"), "builtin:random".to_string()], SHORT_GAME);
+    assert_eq!(replay(dir.path(), 0).names[0], "panicky_plugin");
 }
 
 #[test]
@@ -560,7 +640,8 @@ fn a_c_plugin_that_declines_or_returns_codes_out_of_range_costs_only_those_ticks
     assert_eq!(at(&r, 4, 0).1, Some("code -5"));
     assert_eq!(at(&r, 5, 0).1, Some("code 2147483647"));
     assert!(matches!(at(&r, 6, 0), (None, Some("N" | "E" | "S" | "W"))));
-    let log = log_text(&dir, "libbad_codes");
+    // Named by the name its table declares.
+    let log = log_text(&dir, "bad-codes");
     assert!(log.contains("[lightcycles] tick 3: choose returned 7, not a move (0-3) or -1"), "{log}");
 }
 

@@ -168,6 +168,8 @@ fn the_canvas_draws_the_board_and_the_keyboard_steps() {
     let shot = artifacts().join("sim_0_tick_20.png");
     let steps = json!([
         probe(),
+        key("Home", 1),
+        probe(),
         key("ArrowRight", 12),
         probe(),
         key("ArrowLeft", 1),
@@ -185,6 +187,10 @@ fn the_canvas_draws_the_board_and_the_keyboard_steps() {
         probe(),
         key("ArrowUp", 1),
         probe(),
+        key("+", 1),
+        probe(),
+        key("-", 2),
+        probe(),
         key("ArrowDown", 10),
         key(" ", 1),
         probe(),
@@ -200,9 +206,17 @@ fn the_canvas_draws_the_board_and_the_keyboard_steps() {
         probe(),
     ]);
     let r = drive(&tools, "sim_0", &page, steps);
-    let [start, t12, t11, t21, end, t5, t6, t2, faster, playing, paused, clicked, spaced, t20] = &r[..] else {
+    let [loaded, start, t12, t11, t21, end, t5, t6, t2, faster, plus, minus, playing, paused, clicked, spaced, t20] =
+        &r[..]
+    else {
         panic!("{} reports", r.len())
     };
+
+    // The page plays as soon as it is open, with the result hidden.
+    assert_eq!(loaded["playing"], true, "the page plays on load");
+    assert_eq!(loaded["resultShown"], false);
+    assert_eq!(loaded["result"], "hidden until the last tick");
+    assert_eq!(start["playing"], false, "Home pauses");
 
     assert_board(start, &replay, 0);
     assert_eq!(start["tickText"], "0 / 26");
@@ -234,7 +248,9 @@ fn the_canvas_draws_the_board_and_the_keyboard_steps() {
     }
 
     assert_board(t21, &replay, 21);
+    assert_eq!(t21["result"], "hidden until the last tick", "no spoiler before the end");
     assert_board(end, &replay, 26);
+    assert_eq!(end["resultShown"], true, "the result shows at the last tick");
     assert_eq!(end["rows"][1], json!(["fuzz1", "crashed · tick 26", "26", "\"n\" invalid"]));
     assert_eq!(end["events"], json!(["fuzz1: invalid line \"n\"", "fuzz1 crashed at (30, 13)"]));
     assert_eq!(end["result"], "fuzz0 wins on tick 26");
@@ -255,6 +271,8 @@ fn the_canvas_draws_the_board_and_the_keyboard_steps() {
     assert_eq!(t2["rows"][0][3], "\"n\" invalid");
 
     assert_eq!(faster["speed"], 50, "↑ from 20 ticks a second");
+    assert!(plus["speed"].as_u64() > faster["speed"].as_u64(), "+ is faster: {}", plus["speed"]);
+    assert_eq!(minus["speed"], 20, "- twice from there");
     assert_eq!(playing["playing"], true, "space plays");
     assert_eq!(playing["speed"], 1);
     assert_eq!(paused["playing"], false, "space pauses");
@@ -292,11 +310,20 @@ fn several_replays_one_page_and_hostile_names_stay_text() {
         probe(),
         {"do": "click", "selector": "#replays li:nth-child(2) button"},
         probe(),
+        {"do": "click", "selector": "#reveal"},
+        probe(),
     ]);
     let r = drive(&tools, "several", &page, steps);
-    let [first, eight_at_3, evil, clicked] = &r[..] else { panic!("{} reports", r.len()) };
+    let [first, eight_at_3, evil, clicked, revealed] = &r[..] else { panic!("{} reports", r.len()) };
 
     assert_eq!(first["list"], json!(["sim_0.json", "eight_players.json", evil_label]));
+    let hidden = first["descriptions"].as_array().unwrap();
+    assert!(hidden.iter().all(|d| !d.as_str().unwrap().contains("wins")), "no result in the list: {hidden:?}");
+    assert_eq!(revealed["resultShown"], true, "the show result button shows it");
+    let shown = revealed["result"].as_str().unwrap();
+    assert!(shown.contains(&format!("on tick {}", eight.result.ticks)), "{shown}");
+    let described = revealed["descriptions"][1].as_str().unwrap();
+    assert!(described.contains("wins") || described.contains("draw"), "{described}");
     assert_eq!(first["replay"], 0);
 
     assert_eq!(eight_at_3["replay"], 1, "PgDn picks the next replay");

@@ -124,9 +124,34 @@ fn view_writes_one_page_for_several_replays() {
     let data: Value = serde_json::from_str(&html[start..start + html[start..].find("</script>").unwrap()]).unwrap();
     let labels: Vec<&str> = data["replays"].as_array().unwrap().iter().map(|r| r["label"].as_str().unwrap()).collect();
     assert_eq!(labels, files.iter().map(String::as_str).collect::<Vec<_>>(), "listed in the order given");
-    expect_bad_input(&["view", &files[0]], &["--output"]);
     let nowhere = dir.path().join("no/such/dir/page.html");
     expect_bad_input(&["view", &files[0], "-o", nowhere.to_str().unwrap()], &["-o", "page.html: cannot write"]);
+}
+
+#[test]
+fn without_o_the_page_is_written_next_to_the_replay_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("sim_0.json");
+    std::fs::copy(golden("sim_0.json"), &replay).unwrap();
+    let out = run(&["view", replay.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = dir.path().join("sim_0.html");
+    assert!(stdout(&out).starts_with(&format!("{}: 1 replay, ", page.display())), "{}", stdout(&out));
+    assert!(std::fs::read_to_string(&page).unwrap().contains("lc-data"));
+    // Several replays: replays.html beside the first.
+    let other = dir.path().join("sim_1.json");
+    std::fs::copy(golden("eight_players.json"), &other).unwrap();
+    let out = run(&["view", replay.to_str().unwrap(), other.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.path().join("replays.html").exists());
+    // --open with no opener on the PATH still writes the page and says so.
+    let out = Command::new(env!("CARGO_BIN_EXE_lightcycles"))
+        .args(["view", replay.to_str().unwrap(), "--open"])
+        .env("PATH", dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cannot open a browser") && stderr(&out).contains("sim_0.html"), "{}", stderr(&out));
 }
 
 #[test]
@@ -159,7 +184,8 @@ fn help_describes_view_show_and_watch() {
     let top = stdout(&run(&["--help"]));
     assert!(top.contains("view") && top.contains("shows replays"), "{top}");
     let view = stdout(&run(&["view", "--help"]));
-    assert!(view.contains("Usage: lightcycles view --output <OUT.html> <FILE>..."), "{view}");
+    assert!(view.contains("Usage: lightcycles view [OPTIONS] <FILE>..."), "{view}");
+    assert!(view.contains("--open"), "{view}");
     let show = stdout(&run(&["replay", "show", "--help"]));
     assert!(show.contains("Usage: lightcycles replay show [OPTIONS] <FILE>") && show.contains("--tick <K>"), "{show}");
     let play = stdout(&run(&["play", "--help"]));

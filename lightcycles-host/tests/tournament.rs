@@ -307,11 +307,50 @@ fn bad_tournament_arguments_exit_2_saying_what_is_wrong() {
 fn a_hostile_spec_in_a_replay_command_cannot_steer_the_terminal() {
     // A bot that crashes at once, with escape, OSC and BEL bytes in its spec.
     let spec = "x=cmd:exit 1 # \x1b]0;pwned\x07 \x1b[2J \u{9b}31m";
-    let mut args = vec!["tournament", spec, "builtin:random", "-g", "2", "--max-ticks", "20"];
+    let mut args = vec!["tournament", spec, "builtin:random", "-g", "2", "--max-ticks", "20", "--allow-broken"];
     args.extend(BOARD);
     let out = ok(&args);
     let stderr = text(&out.stderr);
     assert!(stderr.contains("  replay: "), "{stderr}");
     assert!(!stderr.chars().any(|c| c.is_control() && c != '\n'), "a control character reached stderr: {stderr:?}");
     assert!(stderr.contains("\\u{1b}]0;pwned\\u{7}"), "{stderr}");
+}
+
+#[test]
+fn an_interrupted_tournament_says_what_was_played_and_the_command_that_resumes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = path(dir.path(), "r.jsonl");
+    let slow = "slow=cmd:while read l; do sleep 0.02; echo N; done";
+    let args = ["tournament", "builtin:floodfill", slow, "-g", "40", "-j", "1", "--width", "16", "--height", "16"];
+    let child = lightcycles()
+        .args(args)
+        .args(["--results", &file])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&file).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(std::time::Instant::now() < until, "no game finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted: ") && err.contains(" of 40 games were played and are in "), "{err}");
+    let resume = err.lines().skip_while(|l| !l.ends_with("resume with:")).nth(1).expect("a command line").trim();
+    assert!(resume.ends_with(&format!("--results {file} --resume")), "{resume}");
+    assert!(resume.contains("'slow=cmd:while read l; do sleep 0.02; echo N; done'"), "quoted for a shell: {resume}");
+}
+
+#[test]
+fn without_a_terminal_a_tournament_logs_by_time_and_at_the_end() {
+    let out = ok(&["tournament", "builtin:random", "builtin:straight", "-g", "4", "-j", "2", "--log-every", "1"]);
+    let err = text(&out.stderr);
+    assert!(!err.contains("no games yet"), "{err}");
+    let last = err.lines().rfind(|l| l.starts_with("games ")).expect("a last line");
+    assert!(last.starts_with("games 4/4, ") && last.contains(" elapsed: "), "{err}");
+    assert!(last.contains("games/s"), "{last}");
 }

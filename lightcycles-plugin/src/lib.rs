@@ -47,7 +47,7 @@ use std::sync::Once;
 use abi_stable::library::RootModule;
 use abi_stable::prefix_type::PrefixTypeTrait;
 use abi_stable::sabi_types::VersionStrings;
-use abi_stable::std_types::{RResult, RSlice, RString};
+use abi_stable::std_types::{RResult, RSlice, RStr, RString};
 use abi_stable::{declare_root_module_statics, package_version_strings, StableAbi};
 
 pub use lightcycles_core::observation::{Observation, PlayerView};
@@ -225,6 +225,11 @@ pub struct BotModule {
     /// Frees a bot made by `create`; the handle is not used again.
     #[sabi(last_prefix_field)]
     pub destroy: extern "C" fn(bot: BotHandle),
+    /// The bot's display name ([`PluginBot::NAME`]; empty: none). Added
+    /// after the prefix: a plugin built before it has none, and the host
+    /// reads `None`.
+    #[sabi(missing_field(option))]
+    pub name: extern "C" fn() -> RStr<'static>,
 }
 
 impl RootModule for BotModuleRef {
@@ -247,6 +252,10 @@ pub trait PluginBot: Sized + 'static {
 
     /// The move for this tick, or `None` to keep the direction.
     fn choose(&mut self, obs: &View<'_>) -> Option<Dir>;
+
+    /// The name the host shows the bot by when its spec gives none (empty:
+    /// the plugin file's name).
+    const NAME: &'static str = "";
 }
 
 thread_local! {
@@ -303,9 +312,13 @@ extern "C" fn destroy<B: PluginBot>(bot: BotHandle) {
     let _ = guarded(move || drop(bot));
 }
 
+extern "C" fn name<B: PluginBot>() -> RStr<'static> {
+    RStr::from_str(B::NAME)
+}
+
 /// The module of bot type `B`; used by [`export_bot!`].
 pub fn module_of<B: PluginBot>() -> BotModuleRef {
-    BotModule { create: create::<B>, choose: choose::<B>, destroy: destroy::<B> }.leak_into_prefix()
+    BotModule { create: create::<B>, choose: choose::<B>, destroy: destroy::<B>, name: name::<B> }.leak_into_prefix()
 }
 
 /// Exports bot type `B` (a [`PluginBot`]) as the plugin's root module.

@@ -58,6 +58,9 @@ pub fn room(obs: &View<'_>, start: (i64, i64)) -> usize {
 }
 
 impl PluginBot for RoomBot {
+    /// The name the host shows this bot by.
+    const NAME: &'static str = "room-bot";
+
     fn new(_first: &View<'_>, seed: u64) -> Result<Self, String> {
         Ok(RoomBot { rng: seed })
     }

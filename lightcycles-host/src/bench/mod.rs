@@ -67,7 +67,13 @@ impl Row {
 
 /// Measures every row, spending about `time` per engine on each.
 pub fn measure(time: Duration) -> Vec<Row> {
+    measure_saying(time, &mut |_| {})
+}
+
+/// [`measure`], telling `progress` what it measures next, as it goes.
+pub fn measure_saying(time: Duration, progress: &mut dyn FnMut(&str)) -> Vec<Row> {
     let mut rows = Vec::new();
+    progress("engines: step, clone + step, copy into + step");
     let ns = |what: &str, fast: f64, reference: f64| Row { what: what.into(), unit: Unit::Nanos, fast, reference };
 
     let (script_fast, script_ref) = (Script::<FastGame>::new(), Script::<ReferenceGame>::new());
@@ -80,6 +86,7 @@ pub fn measure(time: Duration) -> Vec<Row> {
     ));
 
     for (label, ticks) in [("early game", EARLY_TICK), ("mid game", MID_TICK)] {
+        progress(&format!("engines: reachable cells and the Voronoi split, {label}"));
         let fast = board_at(ticks);
         let reference = ReferenceGame::from_position(&fast.position()).expect("a position of a played game is valid");
         let free = Config::default().cells() as u32 - bitboard::count(fast.solid());
@@ -99,6 +106,7 @@ pub fn measure(time: Duration) -> Vec<Row> {
     }
 
     let open = Config { rock_density: 0, ..Config::default() };
+    progress("engines: full games, moves only, map generation");
     rows.push(Row {
         what: "full random games per second (48 × 36, open board, one thread)".into(),
         unit: Unit::PerSecond,
@@ -134,9 +142,17 @@ pub fn measure(time: Duration) -> Vec<Row> {
 /// Measures and prints the tables (Markdown) to `out`: the engines, then
 /// the search bot.
 pub fn run<W: Write + ?Sized>(out: &mut W, time: Duration) -> io::Result<()> {
-    let rows = measure(time);
+    run_saying(out, time, &mut |_| {})
+}
+
+/// [`run`], telling `progress` what it measures next; each table is
+/// printed (and flushed) as soon as it is measured.
+pub fn run_saying<W: Write + ?Sized>(out: &mut W, time: Duration, progress: &mut dyn FnMut(&str)) -> io::Result<()> {
+    let rows = measure_saying(time, progress);
     print_table(out, &rows)?;
     writeln!(out)?;
+    out.flush()?;
+    progress("the search bot");
     print_search_table(out, &measure_search(time))?;
     out.flush()
 }
@@ -455,6 +471,36 @@ fn moves_per_second<E: NaturalSafe>(config: &Config, time: Duration) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bench_says_what_it_measures_as_it_goes_and_prints_each_table_when_measured() {
+        // The notes see the output as it is when they are made: the engine
+        // table is out before the search bot is measured.
+        let out = std::cell::RefCell::new(Vec::new());
+        let mut seen: Vec<String> = Vec::new();
+        let mut writer = SharedOut(&out);
+        run_saying(&mut writer, Duration::from_millis(1), &mut |what| {
+            let tables = String::from_utf8_lossy(&out.borrow()).matches("| measure |").count();
+            seen.push(format!("{what} (tables so far: {tables})"));
+        })
+        .unwrap();
+        assert_eq!(seen.len(), 5, "{seen:?}");
+        assert!(seen[0].starts_with("engines: step") && seen[0].ends_with("(tables so far: 0)"), "{seen:?}");
+        assert!(seen[4].starts_with("the search bot") && seen[4].ends_with("(tables so far: 1)"), "{seen:?}");
+    }
+
+    struct SharedOut<'a>(&'a std::cell::RefCell<Vec<u8>>);
+
+    impl Write for SharedOut<'_> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
 
     #[test]
     fn lightcycles_bench_prints_every_row_with_figures() {

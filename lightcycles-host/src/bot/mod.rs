@@ -196,6 +196,14 @@ pub trait Bot: Send {
     fn collect(&mut self) -> Reply {
         Reply::Crash
     }
+
+    /// The slowest answer this bot has given so far, from the observation
+    /// to its line, late answers included, for the adapters that time
+    /// their bots' lines (bot processes); `None` for the others and before
+    /// any answer. It explains timeouts; it never decides anything.
+    fn slowest_answer(&self) -> Option<Duration> {
+        None
+    }
 }
 
 /// Makes a fresh bot for each game and seat.

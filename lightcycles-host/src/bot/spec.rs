@@ -4,8 +4,14 @@
 //! SPEC := [NAME "="] FORM
 //! NAME := one or more of A-Z a-z 0-9 _ - .
 //! FORM := "builtin:" BUILTIN | "cmd:" COMMAND | "tron2010:" COMMAND
-//!       | PATH ending in ".py" | PATH ending in ".so", ".dylib" or ".dll"
+//!       | PATH ending in ".py" | FOLDER holding "main.py"
+//!       | PATH ending in ".so", ".dylib" or ".dll"
 //! ```
+//!
+//! A bot without `NAME=` is named as a person would call it: a builtin by
+//! its name, a `main.py` (or its folder) by the folder, a C plugin by the
+//! name its table declares (else its file, without `lib`), a command by
+//! the file its program is (`cmd:python3 bots/x.py` is `x`, not `python3`).
 //!
 //! The first `=` splits a name off only when everything before it is a
 //! valid NAME, so `cmd:./bot --depth=3` keeps its `=`.
@@ -105,7 +111,7 @@ pub enum SpecError {
 
 /// The grammar, for error messages.
 pub const GRAMMAR: &str =
-    "[NAME=]builtin:BOT, [NAME=]cmd:COMMAND, [NAME=]tron2010:COMMAND, [NAME=]PATH.py or [NAME=]PATH.so/.dylib/.dll";
+    "[NAME=]builtin:BOT, [NAME=]cmd:COMMAND, [NAME=]tron2010:COMMAND, [NAME=]PATH.py, [NAME=]FOLDER (holding main.py) or [NAME=]PATH.so/.dylib/.dll";
 
 /// Whether `name` may be a display name: letters, digits, `_`, `-`, `.`.
 pub fn is_valid_name(name: &str) -> bool {
@@ -128,6 +134,15 @@ impl BotSpec {
     /// stem of the command's program).
     pub fn base_name(&self) -> String {
         self.name.clone().unwrap_or_else(|| self.adapter.default_name(&self.target))
+    }
+
+    /// [`BotSpec::base_name`], with the name the bot declares itself (a C
+    /// plugin's table) before the adapter's default.
+    pub fn declared_or_base_name(&self, hosting: &Hosting) -> String {
+        match &self.name {
+            Some(name) => name.clone(),
+            None => self.adapter.declared_name(&self.target, hosting).unwrap_or_else(|| self.base_name()),
+        }
     }
 
     /// The factory that makes this bot for each game, hosted as `hosting`
@@ -172,7 +187,7 @@ pub struct Entrant {
 /// folder is given; or why they cannot play.
 pub fn entrants(args: &[String], log_dir: Option<&Path>, hosting: &Hosting) -> Result<Vec<Entrant>, SpecError> {
     let specs = args.iter().map(|a| BotSpec::parse(a)).collect::<Result<Vec<_>, _>>()?;
-    let names = display_names(&specs);
+    let names = display_names_hosted(&specs, hosting);
     specs
         .iter()
         .zip(names)
@@ -189,8 +204,15 @@ pub fn display_names(specs: &[BotSpec]) -> Vec<String> {
     unique_names(specs.iter().map(BotSpec::base_name).collect())
 }
 
-/// Names made unique by `_2`, `_3`… . The first bot with a name keeps it;
-/// a later one takes the first free suffix that is no other bot's name.
+/// [`display_names`] with the names bots declare themselves (a C plugin's
+/// table), read as `hosting` runs them.
+pub fn display_names_hosted(specs: &[BotSpec], hosting: &Hosting) -> Vec<String> {
+    unique_names(specs.iter().map(|s| s.declared_or_base_name(hosting)).collect())
+}
+
+/// Names made unique in seat order by `_2`, `_3`… . The first bot with a
+/// name keeps it; a later one takes the first free suffix that is no other
+/// bot's name.
 pub fn unique_names(bases: Vec<String>) -> Vec<String> {
     let all_bases: HashSet<&str> = bases.iter().map(String::as_str).collect();
     let mut given: HashSet<String> = HashSet::new();
@@ -329,13 +351,46 @@ mod tests {
         assert_eq!(parse("builtin:random").adapter.max_players(), None);
     }
 
+    // These names changed on purpose (issue 18): a `main.py` was `main`, a
+    // plugin kept its `lib`, and a command run by an interpreter was named
+    // after the interpreter (`python3`), so that every CodeClash bot was
+    // `main`, `main_2`… and every script `python3`.
     #[test]
-    fn default_names_are_the_builtin_the_stem_or_the_program() {
-        assert_eq!(names(&["builtin:random", "bots/alpha/main.py"]), ["random", "main"]);
+    fn default_names_are_what_a_person_calls_the_bot() {
+        assert_eq!(names(&["builtin:random", "bots/alpha/main.py", "bots/gamma.py"]), ["random", "alpha", "gamma"]);
         assert_eq!(
             names(&["./libsearch.so", "cmd:exec ./bots/beta --x", "tron2010:python3 t.py"]),
-            ["libsearch", "beta", "python3"]
+            ["search", "beta", "t"]
         );
+        assert_eq!(
+            names(&[
+                "cmd:python3 bots/x.py",
+                "cmd:python3 -u bots/p2/main.py --fast",
+                "cmd:python3 -m mybot",
+                "cmd:java -jar build/duel.jar",
+                "cmd:FOO=1 node bots/js/index.js",
+                "cmd:python3",
+            ]),
+            ["x", "p2", "mybot", "duel", "js", "python3"]
+        );
+        assert_eq!(names(&["bots/a/main.py", "other/a/main.py"]), ["a", "a_2"]);
+        assert_eq!(names(&["nick=bots/a/main.py"]), ["nick"]);
+    }
+
+    #[test]
+    fn a_folder_holding_main_py_is_a_codeclash_bot() {
+        let dir = tempfile::tempdir().unwrap();
+        let p1 = dir.path().join("p1");
+        std::fs::create_dir(&p1).unwrap();
+        std::fs::write(p1.join("main.py"), "def get_move(obs):\n    return 'N'\n").unwrap();
+        let arg = p1.to_string_lossy().into_owned();
+        let spec = parse(&arg);
+        assert_eq!(spec.kind(), BotKind::Python(p1.join("main.py")));
+        assert_eq!(spec.base_name(), "p1");
+        // A folder without a main.py is no bot.
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        assert!(matches!(BotSpec::parse(&empty.to_string_lossy()), Err(SpecError::UnknownForm { .. })));
     }
 
     #[test]
@@ -349,7 +404,7 @@ mod tests {
             "./\u{9b}31m.so",
         ];
         let shown = names(&hostile);
-        assert_eq!(shown, ["__2Jred", "lib_evil", "b_ot_x", "_t_", "a_b", "_31m"]);
+        assert_eq!(shown, ["__2Jred", "_evil", "b_ot_x", "_t_", "a_b", "_31m"]);
         assert!(shown.iter().all(|n| is_valid_name(n)), "{shown:?}");
         // Two stems that become one name are told apart as usual.
         assert_eq!(names(&["cmd:./a b", "cmd:./a\tb", "cmd:./a_b"]), ["a", "a_2", "a_b"]);

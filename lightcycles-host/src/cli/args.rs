@@ -169,6 +169,10 @@ pub struct PlayArgs {
     /// Draw each game in the terminal as it runs (one game at a time: -j 1).
     #[arg(long)]
     pub watch: bool,
+    /// Stop with exit code 2 when a bot cannot play (fails its probe before
+    /// game 0), instead of letting it lose every game as CodeClash does.
+    #[arg(long)]
+    pub strict: bool,
     /// Resource limits and plugin isolation.
     #[command(flatten)]
     pub hosting: HostingArgs,
@@ -216,9 +220,18 @@ pub struct TournamentArgs {
     /// Also write the final report as JSON to FILE.
     #[arg(long = "report", value_name = "FILE.json")]
     pub report: Option<PathBuf>,
-    /// Without a terminal on stderr, log the standings every N games (0: never).
-    #[arg(long = "log-every", value_name = "N", default_value_t = 100)]
+    /// Play even when a bot fails its probe before game 0 (it then loses
+    /// its games by crashing); without it such a tournament does not start.
+    #[arg(long = "allow-broken")]
+    pub allow_broken: bool,
+    /// Without a terminal on stderr, also log the standings every N games
+    /// (0: not by games).
+    #[arg(long = "log-every", value_name = "N", default_value_t = 0)]
     pub log_every: u64,
+    /// Without a terminal on stderr, log the standings every S seconds and
+    /// at the end (0, with --log-every 0: never).
+    #[arg(long = "log-seconds", value_name = "S", default_value_t = 10)]
+    pub log_seconds: u64,
     /// Board, rules and time limits.
     #[command(flatten)]
     pub board: BoardArgs,
@@ -341,9 +354,13 @@ pub struct ViewArgs {
     /// Replay files; the page lists them in this order.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
-    /// The HTML file to write.
-    #[arg(short = 'o', long = "output", value_name = "OUT.html", required = true)]
-    pub output: PathBuf,
+    /// The HTML file to write (default: next to the replay, FILE with
+    /// `.html`; for several replays, `replays.html` beside the first).
+    #[arg(short = 'o', long = "output", value_name = "OUT.html")]
+    pub output: Option<PathBuf>,
+    /// Open the page in the default browser (xdg-open, or open on macOS).
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// Arguments of `lightcycles replay verify`.

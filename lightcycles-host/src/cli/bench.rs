@@ -2,16 +2,23 @@
 //! adapter costs per tick.
 
 use std::io::Write;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::bench::adapters::{self, Budget};
 use crate::cli::{stdout_failure, write_out, BenchArgs, Failure};
+use crate::tournament::progress::clock;
 
 pub(crate) fn run(args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let time = Duration::from_millis(args.measure_ms);
-    crate::bench::run(out, time).map_err(stdout_failure)?;
+    // What is being measured goes to stderr as it goes: the tables on
+    // stdout stay clean Markdown.
+    let started = Instant::now();
+    let mut progress = |what: &str| eprintln!("bench: {} {what}…", clock(started.elapsed()));
+    crate::bench::run_saying(out, time, &mut progress).map_err(stdout_failure)?;
+    progress("the bot adapters");
     let host = std::env::current_exe().ok();
     let figures = adapters::measure(Budget::Time(time), host.as_deref());
+    eprintln!("bench: done in {}", clock(started.elapsed()));
     let text = format!(
         "\nBot adapters: the time of one tick through each, against a bot that answers at once (48 × 36):\n\n{}",
         adapters::table(&figures)

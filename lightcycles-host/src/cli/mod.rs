@@ -93,6 +93,10 @@ pub fn main() -> ExitCode {
     // SIGHUP) reaches the host alone: take every bot down with it.
     let _ = ctrlc::set_handler(|| {
         crate::bot::process::stop_all();
+        crate::view::keys::restore_terminal();
+        if let Some(note) = crate::io::interrupt::note() {
+            eprintln!("\ninterrupted: {note}");
+        }
         exit_guard::complete();
         std::process::exit(130);
     });
@@ -152,6 +156,27 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         }
         Command::Bench(args) => bench::run(&args, out),
     }
+}
+
+/// Probes every bot once before game 0 ([`crate::game::preflight`]) and
+/// reports each that cannot play on stderr, at once; returns their names.
+pub(crate) fn preflight(
+    args: &[String],
+    entrants: &[crate::bot::spec::Entrant],
+    hosting: &crate::bot::adapter::Hosting,
+    config: &lightcycles_core::Config,
+    seed: u64,
+    map_file: Option<&crate::game::match_loop::MapFile>,
+    limits: &crate::game::match_loop::Limits,
+) -> Vec<String> {
+    use crate::game::preflight;
+    let Some(position) = preflight::first_position(config, seed, map_file) else { return Vec::new() };
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+    let broken = preflight::probe(args, &names, hosting, &position, limits);
+    for bot in &broken {
+        eprint!("error: {}", bot.report());
+    }
+    broken.into_iter().map(|b| crate::io::untrusted::terminal_text(&b.name)).collect()
 }
 
 pub(crate) fn write_out(out: &mut dyn Write, text: &str) -> Result<(), std::io::Error> {

@@ -23,15 +23,8 @@ pub(crate) fn verify(files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failu
                 write_out(out, &format!("{shown}: ok ({} ticks, {result})\n", o.ticks)).map_err(stdout_failure)?;
             }
             Ok(Verdict::Differs(m)) => {
-                let player = m.player.map_or(String::new(), |p| format!(", player {p}"));
-                write_out(
-                    out,
-                    &format!(
-                        "{shown}: differs at tick {}{player}, field {}: expected {}, actual {}\n",
-                        m.tick, m.field, m.expected, m.actual
-                    ),
-                )
-                .map_err(stdout_failure)?;
+                let said = crate::io::untrusted::terminal_text(&m.to_string());
+                write_out(out, &format!("{shown}: differs at {said}\n")).map_err(stdout_failure)?;
                 return Err(Failure { code: 1, message: format!("{shown}: replay differs from the rules") });
             }
             Err(e) => return Err(bad_input(format!("{shown}: {e}"))),

@@ -7,7 +7,7 @@ use lightcycles_core::FastGame;
 
 use crate::bot::process::log::LOGS_DIR;
 use crate::bot::spec;
-use crate::cli::{bad_input, has_plugin, stdout_failure, write_out, Failure, HostingArgs, TournamentArgs};
+use crate::cli::{bad_input, has_plugin, preflight, stdout_failure, write_out, Failure, HostingArgs, TournamentArgs};
 use crate::game::run::GameOptions;
 use crate::io::{output, whole_file};
 use crate::stats::Sprt;
@@ -43,20 +43,37 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
     let mode = if args.gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
     let games = args.games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 });
     let schedule = Schedule::new(entrants.len(), mode, games, args.seed).map_err(|e| bad_input(e.to_string()))?;
+    let limits = args.board.limits();
+    let seed = schedule.game(0).seed;
+    let broken = preflight(&args.bots, &entrants, &hosting, &config, seed, map_file.as_ref(), &limits);
+    if !broken.is_empty() && !args.allow_broken {
+        return Err(bad_input(format!(
+            "{} cannot play: the tournament does not start (fix the bot, or --allow-broken to let it lose its games)",
+            broken.join(", ")
+        )));
+    }
     let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
-    let progress = if std::io::stderr().is_terminal() { ProgressMode::Bar } else { ProgressMode::Log(args.log_every) };
+    let progress = if std::io::stderr().is_terminal() {
+        ProgressMode::Bar
+    } else {
+        ProgressMode::Log { games: args.log_every, seconds: args.log_seconds }
+    };
     let t = Tournament {
         entrants,
         specs: args.bots.clone(),
         mode,
         schedule,
-        options: GameOptions { config, map_file, limits: args.board.limits(), out_dir: args.output.clone() },
+        options: GameOptions { config, map_file, limits, out_dir: args.output.clone() },
         jobs,
         sprt,
         results: args.results.clone(),
         resume: args.resume,
         replay_flags: [args.board.to_flags(), HostingArgs::to_flags(&hosting, has_plugin(&args.bots))].concat(),
         progress,
+        resume_command: args.results.as_ref().map(|_| {
+            let words: Vec<String> = std::env::args_os().map(|w| w.to_string_lossy().into_owned()).collect();
+            tournament::resume_command(&words)
+        }),
     };
     let report = tournament::run::<FastGame>(&t).map_err(|e| bad_input(e.to_string()))?;
     if let Some(path) = &args.report {

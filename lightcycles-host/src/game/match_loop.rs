@@ -125,6 +125,9 @@ pub struct GameRecord {
     pub outcome: Outcome,
     /// Faults per seat.
     pub faults: Vec<FaultCounts>,
+    /// The slowest answer of each seat's bot, when its adapter times them
+    /// ([`Bot::slowest_answer`]).
+    pub slowest: Vec<Option<Duration>>,
 }
 
 /// Why a game could not be played.
@@ -195,6 +198,7 @@ pub fn play<E: Engine>(
     };
     let mut bots: Vec<Option<Box<dyn Bot>>> = bots.into_iter().map(Some).collect();
     let mut faults = vec![FaultCounts::default(); players];
+    let mut slowest: Vec<Option<Duration>> = vec![None; players];
     watch(&engine, &[]);
     while !engine.is_over() {
         let position = engine.position();
@@ -227,13 +231,16 @@ pub fn play<E: Engine>(
         recorder.record(&answers, &engine);
         watch(&engine, &answers);
         for (seat, bot) in bots.iter_mut().enumerate() {
+            if let Some(b) = bot {
+                slowest[seat] = slowest[seat].max(b.slowest_answer());
+            }
             if !engine.player(seat).alive {
                 *bot = None;
             }
         }
     }
     let outcome = engine.outcome().expect("the loop ends with the game");
-    Ok(GameRecord { replay: recorder.finish(), outcome, faults })
+    Ok(GameRecord { replay: recorder.finish(), outcome, faults, slowest })
 }
 
 #[cfg(test)]

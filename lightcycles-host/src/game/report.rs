@@ -10,6 +10,7 @@
 //! ```
 
 use std::fmt::Write;
+use std::time::Duration;
 
 use crate::game::match_loop::FaultCounts;
 use crate::game::run::GameSummary;
@@ -41,6 +42,78 @@ impl Tally {
     /// Games counted.
     pub fn games(&self) -> u64 {
         self.wins.iter().sum::<u64>() + self.draws
+    }
+}
+
+/// A run's timeouts per entrant, to explain them at the end.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timeouts {
+    /// Timeouts, by entrant.
+    pub count: Vec<u64>,
+    /// Games with a timeout, by entrant.
+    pub games: Vec<u64>,
+    /// The slowest answer seen, by entrant (late ones included).
+    pub slowest: Vec<Option<Duration>>,
+}
+
+/// More timeouts than this in a run are explained.
+pub const TIMEOUTS_EXPLAINED_ABOVE: u64 = 3;
+
+impl Timeouts {
+    /// None yet, for `entrants` bots.
+    pub fn new(entrants: usize) -> Timeouts {
+        Timeouts { count: vec![0; entrants], games: vec![0; entrants], slowest: vec![None; entrants] }
+    }
+
+    /// Counts the timeouts of one finished game.
+    pub fn add(&mut self, game: &GameSummary) {
+        for (seat, &e) in game.plan.seats.iter().enumerate() {
+            let timeouts = game.faults.get(seat).map_or(0, |f| f.timeout) as u64;
+            self.count[e] += timeouts;
+            self.games[e] += (timeouts > 0) as u64;
+            self.slowest[e] = self.slowest[e].max(game.slowest.get(seat).copied().flatten());
+        }
+    }
+
+    /// One note per bot that timed out more than a few times: how often,
+    /// its slowest answer against the limit, and what to change. `limit`
+    /// is the limit after the first tick, `jobs` the games played at once.
+    pub fn advice(&self, names: &[String], limit: Duration, jobs: usize) -> Vec<String> {
+        let limit_ms = limit.as_millis();
+        (0..self.count.len())
+            .filter(|&e| self.count[e] > TIMEOUTS_EXPLAINED_ABOVE)
+            .map(|e| {
+                let name = terminal_text(&names[e]);
+                let (n, games) = (self.count[e], self.games[e]);
+                let plural = if games == 1 { "" } else { "s" };
+                let mut note = format!("note: {name} timed out {n} times in {games} game{plural} (limit {limit_ms} ms");
+                let more = match self.slowest[e] {
+                    Some(slowest) if slowest > limit => {
+                        let ms = slowest.as_millis();
+                        let _ = write!(note, ", its slowest answer took {ms} ms)");
+                        // Half again the slowest answer, rounded up to 10 ms.
+                        (ms * 3 / 2).div_ceil(10) * 10
+                    }
+                    Some(slowest) => {
+                        let _ = write!(note, ", its slowest answer in time took {} ms)", slowest.as_millis());
+                        limit_ms * 2
+                    }
+                    None => {
+                        note.push(')');
+                        limit_ms * 2
+                    }
+                };
+                let _ = write!(note, ". If it is slow rather than stuck, give it more time (--time-ms {more})");
+                if jobs > 1 {
+                    let _ =
+                        write!(note, " or play fewer games at once (now -j {jobs}; each game's bots share the cores)");
+                } else {
+                    note.push_str(" or run it on a machine with less load");
+                }
+                note.push('.');
+                note
+            })
+            .collect()
     }
 }
 
@@ -91,6 +164,16 @@ pub fn game_line(game: &GameSummary, max_ticks: u32) -> String {
     if !faulty.is_empty() {
         let _ = write!(line, "; faults: {}", faulty.join("; "));
     }
+    let never: Vec<&str> = (0..names.len())
+        .filter(|&s| {
+            let asked = o.eliminated_at[s].unwrap_or(o.ticks);
+            asked > 0 && game.faults[s].crash >= asked
+        })
+        .map(|s| names[s].as_str())
+        .collect();
+    if !never.is_empty() {
+        let _ = write!(line, "; {} crashed on every tick (never played: see its log, -o DIR/logs)", never.join(", "));
+    }
     line
 }
 
@@ -105,6 +188,7 @@ mod tests {
             plan: GamePlan { game: 4, seed: 11, seats },
             names: names.iter().map(|s| s.to_string()).collect(),
             outcome,
+            slowest: vec![None; faults.len()],
             faults,
             replay_path: None,
         }
@@ -155,6 +239,40 @@ mod tests {
         let results = final_results(&Tally { wins: vec![1, 0], draws: 0 }, &[evil.into(), "b".into()]);
         assert!(results.contains("Bot_1: 1 games won (\\u{1b}[2J\\u{202e}x)\n"), "{results}");
         assert!(!results.contains('\u{1b}') && !line.contains('\u{202e}'));
+    }
+
+    #[test]
+    fn many_timeouts_are_explained_with_the_slowest_answer_and_what_to_change() {
+        let slow = FaultCounts { timeout: 19, ..FaultCounts::default() };
+        let mut s = summary(vec![1, 0], &["b", "a"], won_by(1, 30), vec![slow, FaultCounts::default()]);
+        s.slowest = vec![Some(Duration::from_millis(212)), None];
+        let mut t = Timeouts::new(2);
+        t.add(&s);
+        let names = ["a".to_string(), "b".to_string()];
+        assert_eq!(
+            t.advice(&names, Duration::from_millis(50), 2),
+            ["note: b timed out 19 times in 1 game (limit 50 ms, its slowest answer took 212 ms). If it is slow \
+              rather than stuck, give it more time (--time-ms 320) or play fewer games at once (now -j 2; each \
+              game's bots share the cores)."]
+        );
+        let few = FaultCounts { timeout: 3, ..FaultCounts::default() };
+        let mut t = Timeouts::new(2);
+        t.add(&summary(vec![0, 1], &["a", "b"], won_by(1, 30), vec![few, FaultCounts::default()]));
+        assert!(t.advice(&names, Duration::from_millis(50), 1).is_empty(), "a few timeouts are not explained");
+    }
+
+    #[test]
+    fn a_bot_that_crashed_on_every_tick_is_flagged() {
+        let crashed = FaultCounts { crash: 9, ..FaultCounts::default() };
+        let s = summary(vec![0, 1], &["p1", "random"], won_by(1, 9), vec![crashed, FaultCounts::default()]);
+        assert_eq!(
+            game_line(&s, 2000),
+            "game 4 seed 11 p1 vs random: random won on tick 9; faults: p1 9 crash; \
+             p1 crashed on every tick (never played: see its log, -o DIR/logs)"
+        );
+        let once = FaultCounts { crash: 8, ..FaultCounts::default() };
+        let s = summary(vec![0, 1], &["p1", "random"], won_by(1, 9), vec![once, FaultCounts::default()]);
+        assert!(!game_line(&s, 2000).contains("every tick"));
     }
 
     #[test]

@@ -92,6 +92,8 @@ pub struct GameSummary {
     pub faults: Vec<FaultCounts>,
     /// The replay file written, if any.
     pub replay_path: Option<PathBuf>,
+    /// The slowest answer of each seat's bot, when its adapter times them.
+    pub slowest: Vec<Option<std::time::Duration>>,
 }
 
 impl GameSummary {
@@ -193,7 +195,14 @@ pub fn play_game<E: Engine>(
         }
         None => None,
     };
-    let summary = GameSummary { plan, names, outcome: record.outcome, faults: record.faults, replay_path };
+    let summary = GameSummary {
+        plan,
+        names,
+        outcome: record.outcome,
+        faults: record.faults,
+        replay_path,
+        slowest: record.slowest,
+    };
     Ok((summary, record.replay))
 }
 

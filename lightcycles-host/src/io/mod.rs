@@ -4,6 +4,7 @@
 //! terminal or a log ([`untrusted`]).
 
 pub mod input;
+pub mod interrupt;
 pub mod output;
 pub mod untrusted;
 pub mod whole_file;

@@ -32,8 +32,9 @@ use self::schedule::{PairingMode, Schedule, ScheduledGame};
 use self::standings::Standings;
 use crate::bot::spec::Entrant;
 use crate::game::pool;
-use crate::game::report::game_line as game_text;
+use crate::game::report::{game_line as game_text, Timeouts};
 use crate::game::run::{self, GameOptions, RunError};
+use crate::io::interrupt;
 use crate::stats::Sprt;
 
 /// Everything a tournament needs.
@@ -64,6 +65,9 @@ pub struct Tournament {
     pub replay_flags: Vec<String>,
     /// How progress is shown.
     pub progress: ProgressMode,
+    /// The command that resumes this tournament, said when it is
+    /// interrupted (with a results file only).
+    pub resume_command: Option<String>,
 }
 
 /// Why a tournament stopped before its report.
@@ -124,6 +128,30 @@ impl Tournament {
 /// A word as a POSIX shell reads it back: as it is when it holds only
 /// characters no shell treats specially, else in single quotes (a quote
 /// inside written `'\''`).
+impl Tournament {
+    /// What an interrupted run says: the games done, and how to go on.
+    fn interrupted_note(&self, done: u64, total: u64) -> String {
+        let mut note = format!("{done} of {total} games were played");
+        match (&self.results, &self.resume_command) {
+            (Some(path), Some(command)) => {
+                note.push_str(&format!(" and are in {}; resume with:\n  {command}", path.display()));
+            }
+            _ => note.push_str(" and are lost: with --results FILE a tournament can be resumed (--resume)"),
+        }
+        note
+    }
+}
+
+/// `words` as one shell command line, each word quoted when a shell would
+/// change it, with `--resume` added when it is not there.
+pub fn resume_command(words: &[String]) -> String {
+    let mut quoted: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
+    if !words.iter().any(|w| w == "--resume") {
+        quoted.push("--resume".into());
+    }
+    quoted.join(" ")
+}
+
 fn shell_quote(word: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-.,:/=@%+".contains(c);
     if !word.is_empty() && word.chars().all(plain) && !word.starts_with('=') {
@@ -209,8 +237,10 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
         progress.println(&note);
     }
     progress.update(done_count, &standings, &names);
+    interrupt::set(t.interrupted_note(done_count, total));
 
     let mut failure: Option<TournamentError> = None;
+    let mut timeouts = Timeouts::new(t.entrants.len());
     let play = |game| {
         if done.contains(game) {
             return None;
@@ -249,15 +279,21 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
             progress.println(&format!("{}\n  replay: {command}", game_text(&summary, t.options.config.max_ticks)));
         }
         standings.add(line.result());
+        timeouts.add(&summary);
         done_count += 1;
         progress.update(done_count, &standings, &names);
+        interrupt::set(t.interrupted_note(done_count, total));
         if standings.decided() {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         }
     });
-    progress.finish();
+    progress.finish(done_count, &standings, &names);
+    interrupt::set(String::new());
+    for note in timeouts.advice(&names, t.options.limits.rest, t.jobs) {
+        eprintln!("{note}");
+    }
     if let Some(e) = failure {
         return Err(e);
     }

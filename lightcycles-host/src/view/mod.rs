@@ -9,6 +9,7 @@
 
 pub mod board;
 pub mod html;
+pub mod keys;
 pub mod map;
 pub mod palette;
 pub mod scene;

@@ -286,13 +286,23 @@
         this.rows.push({ tr, state: cells[2], trail: cells[3], answer: cells[4], last: {} });
       }
       $('scrub').max = String(game.last);
-      this.showResult();
+      this.shownResult = null;
     }
 
-    showResult() {
+    // The result is hidden until the last tick has been shown once, or
+    // the viewer asks for it: a replay is not spoiled at tick 0.
+    showResult(revealed) {
+      if (this.shownResult === revealed) return;
+      this.shownResult = revealed;
       const { game } = this;
       const r = game.r;
       const name = (i) => r.names[i];
+      $('reveal').textContent = revealed ? 'hide result' : 'show result';
+      if (!revealed) {
+        $('result').textContent = 'hidden until the last tick';
+        $('placements').textContent = '';
+        return;
+      }
       if (r.winner !== null) {
         $('result').textContent = `${name(r.winner)} wins on tick ${r.ticks}`;
       } else {
@@ -369,11 +379,26 @@
   const view = new BoardView($('board'), $('marks'));
   const panel = new Panel();
   const games = new Map();
-  const state = { index: -1, game: null, tick: 0, playing: false, speed: DEFAULT_SPEED, carry: 0, before: 0, pending: null };
+  const state = {
+    index: -1, game: null, tick: 0, playing: false, speed: DEFAULT_SPEED, carry: 0, before: 0, pending: null,
+    // Results shown: asked for (the toggle), or the replays whose last tick was shown.
+    reveal: false, ended: new Set(),
+  };
 
-  function describe(r) {
-    const result = r.winner !== null ? `${r.names[r.winner]} wins` : 'draw';
-    return `${r.width} × ${r.height} · ${r.ticks} ticks · ${result}`;
+  function resultShown() {
+    return state.reveal || state.ended.has(state.index);
+  }
+
+  function describe(r, i) {
+    const shown = state.reveal || state.ended.has(i);
+    const result = shown ? (r.winner !== null ? ` · ${r.names[r.winner]} wins` : ' · draw') : '';
+    return `${r.width} × ${r.height} · ${r.ticks} ticks${result}`;
+  }
+
+  function describeList() {
+    document.querySelectorAll('#replays button small').forEach((small, i) => {
+      small.textContent = describe(data.replays[i], i);
+    });
   }
 
   function cellSize(game) {
@@ -392,7 +417,7 @@
     const r = state.game.r;
     $('label').textContent = r.label;
     const origin = r.seed !== null ? `seed ${r.seed}` : 'custom map';
-    $('meta').textContent = `${r.width} × ${r.height} · ${origin} · max ${r.maxTicks} ticks · faults: ${r.faultPolicy}`;
+    $('meta').textContent = `${r.width} × ${r.height} · ${origin} · max ${r.maxTicks} ticks · fault policy: ${r.faultPolicy}`;
     document.querySelectorAll('#replays button').forEach((b, i) => b.classList.toggle('current', i === index));
     view.setup(state.game, cellSize(state.game));
     panel.setup(state.game);
@@ -403,6 +428,18 @@
   function render() {
     view.show(state.tick);
     panel.show(state.tick);
+    if (state.tick >= state.game.last && !state.ended.has(state.index)) {
+      state.ended.add(state.index);
+      describeList();
+    }
+    panel.showResult(resultShown());
+  }
+
+  function toggleResult() {
+    state.reveal = !resultShown();
+    if (!state.reveal) state.ended.delete(state.index);
+    describeList();
+    panel.showResult(resultShown());
   }
 
   function seek(t) {
@@ -469,7 +506,7 @@
       file.className = 'file';
       file.textContent = r.label;
       const small = document.createElement('small');
-      small.textContent = describe(r);
+      small.textContent = describe(r, i);
       button.append(file, small);
       button.addEventListener('click', () => select(i));
       li.appendChild(button);
@@ -488,6 +525,12 @@
       End: () => step(state.game.last - state.tick),
       ArrowUp: () => changeSpeed(1),
       ArrowDown: () => changeSpeed(-1),
+      '+': () => changeSpeed(1),
+      '=': () => changeSpeed(1),
+      '-': () => changeSpeed(-1),
+      _: () => changeSpeed(-1),
+      r: toggleResult,
+      R: toggleResult,
       PageDown: () => select(state.index + 1),
       PageUp: () => select(state.index - 1),
     };
@@ -511,6 +554,7 @@
   $('play').addEventListener('click', () => (state.playing ? pause() : play()));
   $('forward').addEventListener('click', () => step(1));
   $('last').addEventListener('click', () => step(state.game.last - state.tick));
+  $('reveal').addEventListener('click', toggleResult);
   // Dragging the scrub bar fires many events: draw once per animation frame.
   $('scrub').addEventListener('input', (e) => {
     pause();
@@ -539,6 +583,8 @@
 
   buildList();
   select(0);
+  // The first replay plays as soon as the page is open.
+  play();
 
   // A small read-only window for tests and curious people.
   window.lightcycles = {
@@ -546,6 +592,7 @@
     get tick() { return state.tick; },
     get playing() { return state.playing; },
     get speed() { return state.speed; },
+    get resultShown() { return resultShown(); },
     get cellSize() { return view.cs; },
     get stats() { return { ...view.stats }; },
     palette,

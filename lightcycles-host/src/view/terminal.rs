@@ -134,7 +134,7 @@ fn header(scene: &Scene) -> String {
         }
         MapOrigin::Custom => line.push_str(" · custom map"),
     }
-    let _ = write!(line, " · max {} ticks · faults: {}", scene.max_ticks, scene.fault_policy);
+    let _ = write!(line, " · max {} ticks · fault policy: {}", scene.max_ticks, scene.fault_policy);
     line
 }
 

@@ -3,11 +3,18 @@
 //! cursor goes back up over the previous frame, so whatever was printed
 //! above it (the lines of earlier games) stays. Elsewhere (a pipe, a log
 //! file) the ticks follow each other as plain text.
+//!
+//! With [`Keys`] (stdin is a terminal too), the watcher takes keys between
+//! ticks: `q` quits, space pauses, `+`/`-` change the pace, `n` or → steps
+//! one tick while paused; a line under the board says so. The game waits
+//! between its ticks, before any bot is asked, so a pause costs no bot
+//! its time.
 
 use std::io::{self, Write};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::keys::{Key, Keys, Wait};
 use super::scene::Scene;
 use super::terminal;
 use crate::io::untrusted::terminal_text;
@@ -15,6 +22,12 @@ use crate::io::untrusted::terminal_text;
 /// The pause between two ticks drawn on a terminal, so that a person can
 /// follow a game of fast bots: 20 ticks a second.
 pub const TERMINAL_PACE: Duration = Duration::from_millis(50);
+
+/// The error [`Watcher::draw`] gives when the watcher pressed `q`.
+pub const QUIT: &str = "quit with q";
+
+/// The slowest and the fastest pace the keys reach.
+const PACES: (Duration, Duration) = (Duration::from_millis(2000), Duration::from_millis(1));
 
 /// Draws scenes one after another on `out`.
 pub struct Watcher<W: Write> {
@@ -24,13 +37,81 @@ pub struct Watcher<W: Write> {
     drawn: Option<Instant>,
     /// Lines of the frame on screen, to go back over; 0 to draw below.
     lines: usize,
+    keys: Option<Keys>,
+    paused: bool,
+    /// The last frame drawn (without the keys line), to redraw on a pause.
+    last: String,
 }
 
 impl<W: Write> Watcher<W> {
     /// A watcher that redraws in place with colours when `terminal` (and
     /// waits `pace` between ticks), or writes plain frames one after another.
     pub fn new(out: W, terminal: bool, pace: Duration) -> Watcher<W> {
-        Watcher { out, in_place: terminal, pace, drawn: None, lines: 0 }
+        Watcher { out, in_place: terminal, pace, drawn: None, lines: 0, keys: None, paused: false, last: String::new() }
+    }
+
+    /// The same watcher, taking `keys` between ticks (on a terminal only).
+    pub fn with_keys(mut self, keys: Keys) -> Watcher<W> {
+        if self.in_place {
+            self.keys = Some(keys);
+        }
+        self
+    }
+
+    /// The time between two ticks now.
+    pub fn pace(&self) -> Duration {
+        self.pace
+    }
+
+    /// Whether the watcher is paused.
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Waits `wait` before the next frame, taking keys meanwhile; for ever
+    /// while paused, until space, a step or `q`.
+    fn wait(&mut self, wait: Duration) -> io::Result<()> {
+        if self.keys.is_none() {
+            if !wait.is_zero() {
+                thread::sleep(wait);
+            }
+            return Ok(());
+        }
+        let until = Instant::now() + wait;
+        loop {
+            let timeout = (!self.paused).then(|| until.saturating_duration_since(Instant::now()));
+            if timeout.is_some_and(|t| t.is_zero()) {
+                return Ok(());
+            }
+            let Some(keys) = self.keys.as_mut() else { return Ok(()) };
+            match keys.wait(timeout) {
+                Wait::Key(Key::Quit) => return Err(io::Error::new(io::ErrorKind::Interrupted, QUIT)),
+                Wait::Key(Key::Pause) => {
+                    self.paused = !self.paused;
+                    let last = std::mem::take(&mut self.last);
+                    self.paint(&last)?;
+                    self.last = last;
+                    if !self.paused {
+                        return Ok(());
+                    }
+                }
+                Wait::Key(Key::Faster) => self.pace = (self.pace / 2).max(PACES.1),
+                Wait::Key(Key::Slower) => self.pace = (self.pace.max(PACES.1) * 2).min(PACES.0),
+                Wait::Key(Key::Step) if self.paused => return Ok(()),
+                Wait::Key(Key::Step) | Wait::Timeout => {}
+                Wait::Closed => {
+                    self.keys = None;
+                    self.paused = false;
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// The line of keys under the board.
+    fn keys_line(&self) -> String {
+        let state = if self.paused { "paused: space goes on, n steps" } else { "space pauses" };
+        format!("q quits · {state} · + - speed ({} ms a tick)\n", self.pace.as_millis())
     }
 
     /// Draws `scene` under a `title` line (which game this is; untrusted
@@ -38,13 +119,24 @@ impl<W: Write> Watcher<W> {
     pub fn draw(&mut self, title: &str, scene: &Scene) -> io::Result<()> {
         if let Some(drawn) = self.drawn {
             let wait = self.pace.saturating_sub(drawn.elapsed());
-            if !wait.is_zero() {
-                thread::sleep(wait);
-            }
+            self.wait(wait)?;
         }
         let mut text = terminal_text(title);
         text.push('\n');
         text.push_str(&terminal::render(scene, self.in_place));
+        self.paint(&text)?;
+        self.last = text;
+        self.drawn = Some(Instant::now());
+        Ok(())
+    }
+
+    /// Writes one frame: in place (with the keys line, if keys are taken),
+    /// or below the last.
+    fn paint(&mut self, frame_text: &str) -> io::Result<()> {
+        let mut text = frame_text.to_string();
+        if self.keys.is_some() {
+            text.push_str(&self.keys_line());
+        }
         if self.in_place {
             // Back to the first line of the last frame, each line cleared to
             // its end as it is rewritten, and anything below cleared.
@@ -57,9 +149,7 @@ impl<W: Write> Watcher<W> {
             text.push('\n');
             self.out.write_all(text.as_bytes())?;
         }
-        self.out.flush()?;
-        self.drawn = Some(Instant::now());
-        Ok(())
+        self.out.flush()
     }
 
     /// Leaves the last frame on screen: the next one is drawn below it
@@ -110,6 +200,33 @@ mod tests {
         assert!(out.contains("tick 3 · 48 × 36"));
         assert!(!out.contains('\x1b'), "no escape sequence off a terminal, not even from a name");
         assert!(out.contains("right\\u{1b}[31m"));
+    }
+
+    #[test]
+    fn keys_pause_step_change_the_pace_and_quit() {
+        let (send, recv) = std::sync::mpsc::channel();
+        let mut w = Watcher::new(Vec::new(), true, Duration::from_millis(40)).with_keys(Keys::from_channel(recv));
+        let scenes = scenes();
+        w.draw("game 0", &scenes[0]).unwrap();
+        assert!(String::from_utf8_lossy(w.out()).contains("q quits · space pauses · + - speed (40 ms a tick)"));
+        // Faster, then a pause: the next frame waits for a step.
+        for b in b"+ n" {
+            send.send(*b).unwrap();
+        }
+        w.draw("game 0", &scenes[1]).unwrap();
+        assert_eq!(w.pace(), Duration::from_millis(20));
+        assert!(w.paused(), "still paused after the step");
+        assert!(String::from_utf8_lossy(w.out()).contains("paused: space goes on, n steps"));
+        send.send(b' ').unwrap();
+        w.draw("game 0", &scenes[2]).unwrap();
+        assert!(!w.paused());
+        send.send(b'q').unwrap();
+        let err = w.draw("game 0", &scenes[3]).unwrap_err();
+        assert_eq!(err.to_string(), QUIT);
+        // Off a terminal no keys are taken.
+        let plain =
+            Watcher::new(Vec::new(), false, Duration::ZERO).with_keys(Keys::from_channel(std::sync::mpsc::channel().1));
+        assert!(plain.keys.is_none());
     }
 
     #[test]

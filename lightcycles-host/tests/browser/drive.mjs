@@ -126,6 +126,8 @@ function probe() {
     ),
     events: text('#events li'),
     result: document.getElementById('result').textContent,
+    resultShown: lc.resultShown,
+    descriptions: text('#replays button small'),
     list: text('#replays button .file'),
     board: colours.join(''),
     marks: alphas.join(''),

@@ -61,6 +61,10 @@ impl Bot for JsonLinesBot {
     fn collect(&mut self) -> Reply {
         self.bot.collect()
     }
+
+    fn slowest_answer(&self) -> Option<Duration> {
+        self.bot.slowest()
+    }
 }
 
 /// `cmd:COMMAND`.

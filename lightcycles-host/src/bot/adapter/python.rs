@@ -36,7 +36,7 @@ use crate::bot::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};
 use crate::bot::{Bot, BotContext, BotError, BotFactory};
 use std::sync::Arc;
 
-use crate::bot::adapter::{file_stem_name, path_ending_in, Adapter, Hosting};
+use crate::bot::adapter::{path_ending_in, path_name, Adapter, Hosting};
 use crate::bot::spec::SpecError;
 
 /// The adapter script, run by `python3 -c ADAPTER main.py`.
@@ -107,12 +107,19 @@ impl Adapter for PythonAdapter {
         "CodeClash Python bots (PATH.py)"
     }
 
+    /// A path ending in `.py`, or a folder holding a `main.py` (the
+    /// CodeClash layout, `p1/main.py`), whose target is that `main.py`.
     fn claim(&self, _arg: &str, form: &str) -> Option<Result<String, SpecError>> {
-        path_ending_in(form, &["py"]).map(Ok)
+        if let Some(path) = path_ending_in(form, &["py"]) {
+            return Some(Ok(path));
+        }
+        let main = Path::new(form).join("main.py");
+        (Path::new(form).is_dir() && main.is_file()).then(|| Ok(main.to_string_lossy().into_owned()))
     }
 
+    /// The file's stem, or for a `main.py` its folder's name.
     fn default_name(&self, target: &str) -> String {
-        file_stem_name(Path::new(target)).unwrap_or_else(|| "python".to_string())
+        path_name(Path::new(target)).unwrap_or_else(|| "python".to_string())
     }
 
     fn factory(&self, target: &str, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, String> {

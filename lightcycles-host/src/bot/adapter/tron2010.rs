@@ -117,6 +117,10 @@ impl Bot for Tron2010Bot {
             other => other,
         }
     }
+
+    fn slowest_answer(&self) -> Option<Duration> {
+        self.bot.slowest()
+    }
 }
 
 /// `tron2010:COMMAND`.

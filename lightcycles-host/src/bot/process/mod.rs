@@ -352,6 +352,8 @@ pub struct LineBot {
     sent: u64,
     /// The message being waited for: its number, deadline, limit and tick.
     waiting: Option<Waiting>,
+    /// The slowest answer seen, late ones included.
+    slowest: Option<Duration>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -367,7 +369,7 @@ impl LineBot {
     /// of `sandbox`, with answers read up to [`ANSWER_LINE_CAP`] bytes a line.
     pub fn spawn(command: Command, sandbox: &Sandbox, log: BotLog, what: &str) -> Result<LineBot, BotError> {
         let process = BotProcess::spawn(command, sandbox, ANSWER_LINE_CAP, log, what)?;
-        Ok(LineBot { process, unanswered: VecDeque::new(), sent: 0, waiting: None })
+        Ok(LineBot { process, unanswered: VecDeque::new(), sent: 0, waiting: None, slowest: None })
     }
 
     /// Sends `message` (a whole message, ending with `\n`) for tick `tick`;
@@ -398,6 +400,7 @@ impl LineBot {
                         continue; // written before the message it would answer
                     }
                     self.unanswered.pop_front();
+                    self.slowest = self.slowest.max(Some(at - sent_at));
                     let number = self.sent - self.unanswered.len() as u64;
                     if number < w.number {
                         continue; // a late answer to an earlier tick
@@ -418,6 +421,12 @@ impl LineBot {
                 Next::Closed => return self.crash(&w),
             }
         }
+    }
+
+    /// The slowest answer this bot gave, from the message to its line,
+    /// late answers included; `None` before any answer.
+    pub fn slowest(&self) -> Option<Duration> {
+        self.slowest
     }
 
     fn note_timeout(&self, w: &Waiting) {
@@ -466,6 +475,8 @@ pub struct NumberedBot {
     send_limit: bool,
     /// What precedes an error in the log note (`get_move raised `).
     error_note: &'static str,
+    /// The slowest answer to the request waited for, late ones included.
+    slowest: Option<Duration>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -481,7 +492,7 @@ impl NumberedBot {
     /// A bot speaking through `process`; requests carry their time limit
     /// when `send_limit` is set; errors are noted after `error_note`.
     pub fn new(process: BotProcess, send_limit: bool, error_note: &'static str) -> NumberedBot {
-        NumberedBot { process, seq: 0, waiting: None, send_limit, error_note }
+        NumberedBot { process, seq: 0, waiting: None, send_limit, error_note, slowest: None }
     }
 
     fn crash(&self, tick: u32) -> Reply {
@@ -516,6 +527,10 @@ impl Bot for NumberedBot {
         Asked::Pending
     }
 
+    fn slowest_answer(&self) -> Option<Duration> {
+        self.slowest
+    }
+
     fn collect(&mut self) -> Reply {
         let Some(w) = self.waiting.take() else { return Reply::Crash };
         loop {
@@ -528,6 +543,8 @@ impl Bot for NumberedBot {
                     if reply.seq != w.seq {
                         continue; // a late answer to an earlier tick
                     }
+                    let sent_at = w.deadline.checked_sub(w.limit).unwrap_or(w.deadline);
+                    self.slowest = self.slowest.max(Some(at.saturating_duration_since(sent_at)));
                     if at > w.deadline {
                         break;
                     }

@@ -109,7 +109,30 @@ impl CPluginFactory {
     }
 }
 
+impl CPluginFactory {
+    /// The display name the plugin's table declares, if it declares one
+    /// that is not empty (made to keep to the name grammar).
+    pub fn table_name(&self) -> Option<String> {
+        let name = self.plugin.table.name;
+        if name.is_null() {
+            return None;
+        }
+        // SAFETY: the ABI says a non-null `name` is a NUL-terminated string
+        // that stays valid while the library is loaded.
+        let text = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned();
+        let plain: String = text
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' })
+            .collect();
+        Some(plain).filter(|n| !n.is_empty())
+    }
+}
+
 impl BrainSource for CPluginFactory {
+    fn declared_name(&self) -> Option<String> {
+        self.table_name()
+    }
+
     fn brain(&self, ctx: &BotContext) -> Box<dyn Brain> {
         Box::new(CBrain {
             plugin: Arc::clone(&self.plugin),

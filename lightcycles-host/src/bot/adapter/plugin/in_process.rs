@@ -75,6 +75,8 @@ pub struct ThreadBot {
     in_flight: Option<u64>,
     waiting: Option<Waiting>,
     log: BotLog,
+    /// The slowest answer to a request waited for, late ones included.
+    slowest: Option<Duration>,
 }
 
 impl std::fmt::Debug for ThreadBot {
@@ -111,6 +113,7 @@ impl ThreadBot {
             in_flight: None,
             waiting: None,
             log,
+            slowest: None,
         })
     }
 
@@ -160,6 +163,8 @@ impl Bot for ThreadBot {
                 Ok(r) if r.seq != w.seq => {}
                 Ok(r) => {
                     self.in_flight = None;
+                    let sent_at = w.deadline.checked_sub(w.limit).unwrap_or(w.deadline);
+                    self.slowest = self.slowest.max(Some(r.at.saturating_duration_since(sent_at)));
                     if r.at <= w.deadline {
                         return r.reply;
                     }
@@ -175,6 +180,10 @@ impl Bot for ThreadBot {
         }
         self.log.note(&format!("tick {}: no answer within {} ms", w.tick, w.limit.as_millis()));
         Reply::Timeout
+    }
+
+    fn slowest_answer(&self) -> Option<Duration> {
+        self.slowest
     }
 }
 
@@ -209,6 +218,11 @@ impl Drop for ThreadBot {
 pub trait BrainSource: Send + Sync {
     /// The brain of the bot of `ctx`, made with the bot's own seed.
     fn brain(&self, ctx: &BotContext) -> Box<dyn Brain>;
+
+    /// The display name the plugin declares, if its interface has one.
+    fn declared_name(&self) -> Option<String> {
+        None
+    }
 }
 
 #[cfg(test)]

@@ -96,13 +96,39 @@ impl IsolatedFactory {
     }
 }
 
-/// Loads the plugin in a child and reports why it cannot be played, if so.
-fn check(program: &Path, path: &Path, sandbox: &Sandbox) -> Result<(), String> {
+/// The name the plugin at `path` declares, read by loading it in a child
+/// under the limits of `sandbox`, as `--isolate` keeps its code out of the
+/// host; `None` when it declares none or does not load (the factory then
+/// says why).
+pub fn declared_name(path: &Path, sandbox: &Sandbox) -> Option<String> {
+    let program = plugin_host_program().ok()?;
+    let path = std::path::absolute(path).ok()?;
+    let said = check(&program, &path, sandbox).ok().flatten()?;
+    // The child is the plugin's process: what it says is kept to a NAME.
+    let plain: String = said
+        .chars()
+        .take(64)
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' })
+        .collect();
+    Some(plain).filter(|n| !n.is_empty())
+}
+
+/// Loads the plugin in a child and reports why it cannot be played, if so;
+/// else the name it declares, if any.
+fn check(program: &Path, path: &Path, sandbox: &Sandbox) -> Result<Option<String>, String> {
     let mut command = Command::new(program);
-    command.arg(SUBCOMMAND).arg("--check").arg(path).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
+    command.arg(SUBCOMMAND).arg("--check").arg(path).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     sandbox.apply(&mut command);
     let mut child =
         command.spawn().map_err(|e| format!("cannot start {} to load the plugin: {e}", program.display()))?;
+    let stdout = child.stdout.take();
+    let name_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(stdout) = stdout {
+            let _ = std::io::Read::read_to_string(&mut std::io::Read::take(stdout, 4096), &mut text);
+        }
+        text
+    });
     let stderr = child.stderr.take();
     let reader = std::thread::spawn(move || {
         let mut text = String::new();
@@ -124,8 +150,9 @@ fn check(program: &Path, path: &Path, sandbox: &Sandbox) -> Result<(), String> {
         }
     };
     let text = reader.join().unwrap_or_default();
+    let name = name_reader.join().unwrap_or_default();
     match status {
-        Some(s) if s.success() => Ok(()),
+        Some(s) if s.success() => Ok(Some(name.trim().to_string()).filter(|n| !n.is_empty())),
         Some(s) => {
             let said = text.trim().strip_prefix("error: ").unwrap_or(text.trim()).to_string();
             if said.is_empty() {
@@ -185,6 +212,10 @@ pub fn serve(path: &Path, ctx: BotContext, check: bool) -> ExitCode {
         }
     };
     if check {
+        // The name the plugin declares, for the host to name the bot by,
+        // on the protocol descriptor (the plugin's own prints go to stderr).
+        let mut out = proto_out;
+        let _ = writeln!(out, "{}", source.declared_name().unwrap_or_default());
         return ExitCode::SUCCESS;
     }
     // The plugin's notes go to stderr, which is the bot's log.

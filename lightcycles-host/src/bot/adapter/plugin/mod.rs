@@ -55,8 +55,25 @@ impl Adapter for PluginAdapter {
         path_ending_in(form, &["so", "dylib", "dll"]).map(Ok)
     }
 
+    /// The file's stem without the `lib` that shared libraries are given
+    /// (`./libsearch.so` is `search`).
     fn default_name(&self, target: &str) -> String {
-        file_stem_name(Path::new(target)).unwrap_or_else(|| "plugin".to_string())
+        let stem = file_stem_name(Path::new(target)).unwrap_or_else(|| "plugin".to_string());
+        match stem.strip_prefix("lib") {
+            Some(rest) if !rest.is_empty() => rest.to_string(),
+            _ => stem,
+        }
+    }
+
+    /// The name in a C plugin's table, read by loading it in the host, or
+    /// with `--isolate` in a child (its code never runs in the host): the
+    /// same name either way.
+    fn declared_name(&self, target: &str, hosting: &Hosting) -> Option<String> {
+        if hosting.isolate {
+            isolated::declared_name(Path::new(target), &hosting.sandbox)
+        } else {
+            load::declared_name(Path::new(target))
+        }
     }
 
     fn isolatable(&self) -> bool {

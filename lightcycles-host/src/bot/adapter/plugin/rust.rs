@@ -93,6 +93,19 @@ impl RustPluginFactory {
 }
 
 impl BrainSource for RustPluginFactory {
+    /// `PluginBot::NAME`, when the plugin was built with a lightcycles-plugin
+    /// that has it and gives one.
+    fn declared_name(&self) -> Option<String> {
+        let name = self.module.name()?;
+        let plain: String = name()
+            .as_str()
+            .chars()
+            .take(64)
+            .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' })
+            .collect();
+        Some(plain).filter(|n| !n.is_empty())
+    }
+
     fn brain(&self, ctx: &BotContext) -> Box<dyn Brain> {
         Box::new(RustBrain {
             module: self.module,
