@@ -27,6 +27,18 @@ pub(crate) fn to_json(value: &Bound<'_, PyAny>) -> PyResult<String> {
     json_function(value.py(), &DUMPS, "dumps")?.call1((value,))?.extract()
 }
 
+/// How a game ended, as `Game.result` and `Replay.verify` give it.
+pub(crate) fn outcome_dict<'py>(py: Python<'py>, o: lightcycles_core::Outcome) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("winner", o.winner)?;
+    d.set_item("draw", o.draw)?;
+    d.set_item("ticks", o.ticks)?;
+    d.set_item("placements", o.placements)?;
+    d.set_item("eliminated_at", o.eliminated_at)?;
+    d.set_item("trails", o.trails)?;
+    Ok(d)
+}
+
 /// A player as the observation shows it: id, x, y, dir, alive.
 pub(crate) fn player_dict<'py>(py: Python<'py>, p: &PlayerView) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);

@@ -182,15 +182,7 @@ impl PyGame {
     /// and trails per player; None while it goes on.
     #[getter]
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(o) = self.game.outcome() else { return Ok(None) };
-        let d = PyDict::new(py);
-        d.set_item("winner", o.winner)?;
-        d.set_item("draw", o.draw)?;
-        d.set_item("ticks", o.ticks)?;
-        d.set_item("placements", o.placements)?;
-        d.set_item("eliminated_at", o.eliminated_at)?;
-        d.set_item("trails", o.trails)?;
-        Ok(Some(d))
+        self.game.outcome().map(|o| convert::outcome_dict(py, o)).transpose()
     }
 
     /// The number of players.

@@ -162,7 +162,7 @@ fn entrants(
     for bot in bots {
         if let Ok(text) = bot.cast::<PyString>() {
             let spec = BotSpec::parse(&text.extract::<String>()?).map_err(value_error)?;
-            bases.push(spec.base_name());
+            bases.push(spec.declared_or_base_name(hosting));
             made.push(Made::Spec(spec));
         } else if bot.is_callable() {
             bases.push(callable_name(bot));
@@ -470,7 +470,9 @@ pub fn tournament<'py>(
         results,
         resume,
         replay_flags: board.to_flags(),
-        progress: ProgressMode::Log(0),
+        progress: ProgressMode::Log { games: 0, seconds: 0 },
+        // A Python caller resumes with resume=True; a Ctrl-C raises.
+        resume_command: None,
     };
     let report = py.detach(|| host_tournament::run::<FastGame>(&t)).map_err(value_error)?;
     let dict = convert::from_json(py, &report.to_json())?;

@@ -51,16 +51,7 @@ impl PyReplay {
     /// file is malformed.
     fn verify<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         match replay::verify::<ReferenceGame>(&self.replay) {
-            Ok(o) => {
-                let d = PyDict::new(py);
-                d.set_item("winner", o.winner)?;
-                d.set_item("draw", o.draw)?;
-                d.set_item("ticks", o.ticks)?;
-                d.set_item("placements", o.placements)?;
-                d.set_item("eliminated_at", o.eliminated_at)?;
-                d.set_item("trails", o.trails)?;
-                Ok(d)
-            }
+            Ok(o) => convert::outcome_dict(py, o),
             Err(ReplayError::Mismatch(m)) => {
                 let err = ReplayMismatch::new_err(m.to_string());
                 let value = err.value(py);

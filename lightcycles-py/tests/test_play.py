@@ -189,7 +189,8 @@ def test_a_native_plugin_plays_in_process_or_isolated(tmp_path, monkeypatch):
 
     plugin = c_plugin(tmp_path)
     result = lc.play([str(plugin), "builtin:random"], rounds=2)
-    assert result.names[0] == "libc_plugin_bot" and sum(result.wins) + result.draws == 2
+    assert result.names[0] == "c-plugin-bot", "the name its table declares, as the CLI names it"
+    assert sum(result.wins) + result.draws == 2
     monkeypatch.delenv("LIGHTCYCLES_PLUGIN_HOST", raising=False)
     with pytest.raises(ValueError, match="LIGHTCYCLES_PLUGIN_HOST"):
         lc.play([str(plugin), "builtin:random"], rounds=1, isolate=True)

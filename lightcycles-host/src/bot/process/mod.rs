@@ -122,6 +122,9 @@ pub struct BotProcess {
     output: Receiver<Output>,
     closed: bool,
     log: BotLog,
+    /// The thread copying the bot's stderr into its log: waited for (a
+    /// bounded time) when the bot ends, so that its log is whole by then.
+    log_copier: Option<std::thread::JoinHandle<()>>,
 }
 
 impl BotProcess {
@@ -270,6 +273,18 @@ impl BotProcess {
         // that carry its mark ([`contain`]).
         self.contain.end(GROUP_GONE);
         running().groups.remove(&(self.child.id() as i32));
+        // The copier ends at the end of the bot's stderr, now that every
+        // process that held it is gone; one that something still holds
+        // open is left to finish on its own.
+        if let Some(copier) = self.log_copier.take() {
+            let until = Instant::now() + GROUP_GONE;
+            while !copier.is_finished() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            if copier.is_finished() {
+                let _ = copier.join();
+            }
+        }
     }
 }
 
@@ -319,13 +334,24 @@ fn start_threads(
     if let Err(e) = reader {
         return Err(fail(&mut child, e));
     }
+    let mut log_copier = None;
     if let Some(stderr) = stderr {
         let log = log.clone();
-        if let Err(e) = std::thread::Builder::new().name("bot-stderr".into()).spawn(move || log.copy_from(stderr)) {
-            return Err(fail(&mut child, e));
+        match std::thread::Builder::new().name("bot-stderr".into()).spawn(move || log.copy_from(stderr)) {
+            Ok(handle) => log_copier = Some(handle),
+            Err(e) => return Err(fail(&mut child, e)),
         }
     }
-    Ok(BotProcess { child, contain, input: Some(input_tx), input_closed, output: output_rx, closed: false, log })
+    Ok(BotProcess {
+        child,
+        contain,
+        input: Some(input_tx),
+        input_closed,
+        output: output_rx,
+        closed: false,
+        log,
+        log_copier,
+    })
 }
 
 impl Drop for BotProcess {
