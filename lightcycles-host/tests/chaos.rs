@@ -262,23 +262,9 @@ fn a_memory_bomb_dies_of_its_limit_on_the_first_tick() {
 
 /// Runs `lightcycles args`, killed (and the test failed) after `secs`.
 fn run_within(args: &[&str], secs: u64) -> Output {
-    let mut child = lightcycles()
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > std::time::Duration::from_secs(secs) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{args:?} still ran after {secs} s");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+    let mut command = lightcycles();
+    command.args(args);
+    common::output_within(command, secs)
 }
 
 const SHORT: [&str; 6] = ["--width", "12", "--height", "12", "--time-ms", "100"];
@@ -500,8 +486,25 @@ fn soak_chaos_and_hostile_plugins_with_kills_and_resumes() {
     seen.sort_unstable();
     assert_eq!(seen, (0..total as u64).collect::<Vec<_>>(), "every game once");
     assert!(report.exists());
+    // The honest bots lose no move to the others: not a timeout, not a
+    // crash, not an invalid line, in any game.
+    let honest = ["floodfill", "wallhug", "random", "honest"];
+    let mut honest_seats = 0;
+    for line in text.lines().skip(1) {
+        let game: Value = serde_json::from_str(line).unwrap();
+        for seat in 0..2 {
+            let name = game["bots"][seat].as_str().unwrap();
+            if honest.contains(&name) {
+                honest_seats += 1;
+                let faults = &game["faults"][seat];
+                let total: u64 = ["invalid", "timeout", "crash"].iter().map(|k| faults[k].as_u64().unwrap()).sum();
+                assert_eq!(total, 0, "game {}: honest {name} had faults {faults}", game["game"]);
+            }
+        }
+    }
     println!(
-        "soak: {total} games, {} bots, {runs} runs, {killed} SIGKILLs, {:.0} s: 0 hangs, 0 processes left, 0 results lost",
+        "soak: {total} games, {} bots, {runs} runs, {killed} SIGKILLs, {:.0} s: 0 hangs, 0 processes left, \
+         0 results lost, {honest_seats} honest seats with no fault",
         bots.len(),
         started.elapsed().as_secs_f64()
     );

@@ -9,9 +9,10 @@
 //! character from the file reaching the terminal. Names a bot can show
 //! keep to the spec grammar on every path.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -26,35 +27,9 @@ fn lightcycles() -> Command {
 /// Runs `lightcycles args`, killing it if it is still running after 60 s
 /// (a FIFO read would wait forever).
 fn run(args: &[&str]) -> Output {
-    use std::io::Read;
-    let mut child = lightcycles()
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            pipe.read_to_end(&mut bytes).unwrap();
-            bytes
-        })
-    };
-    let stdout = drain(Box::new(child.stdout.take().unwrap()));
-    let stderr = drain(Box::new(child.stderr.take().unwrap()));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("{args:?} still ran after 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output { status, stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() }
+    let mut command = lightcycles();
+    command.args(args);
+    common::output_within(command, 60)
 }
 
 fn stderr(o: &Output) -> String {
