@@ -117,8 +117,26 @@ def vector_rows(seconds: float) -> List[Tuple[str, str]]:
             k[0] += 1
 
         per = per_call(step, seconds)
-        rows.append((f"VectorEnv.step, {n} envs (random moves)", f"{n / per:,.0f} env steps/s"))
+        ended, calls = 0, 200
+        for i in range(calls):
+            ended += len(env.step(actions[i % 16])[4]["ended"])
+        rows.append(
+            (
+                f"VectorEnv.step, {n} envs (random moves; {ended / calls:,.1f} games end and are reset a step)",
+                f"{n / per:,.0f} env steps/s",
+            )
+        )
     return rows
+
+
+def reset_rows(seconds: float) -> List[Tuple[str, str]]:
+    seed = [0]
+
+    def new_game() -> None:
+        lc.Game(seed=seed[0])
+        seed[0] += 1
+
+    return [("a new seeded game (the map generated: what a reset costs)", f"{per_call(new_game, seconds) * 1e6:,.1f} µs")]
 
 
 def parallel_rows(seconds: float) -> List[Tuple[str, str]]:
@@ -212,7 +230,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     seconds, games = (0.1, 2) if args.quick else (args.seconds, args.games)
     print("| measure | figure |\n| --- | ---: |")
-    sections = [lambda: game_rows(seconds), lambda: vector_rows(seconds), lambda: parallel_rows(seconds), lambda: loop_rows(games)]
+    sections = [
+        lambda: game_rows(seconds),
+        lambda: vector_rows(seconds),
+        lambda: reset_rows(seconds),
+        lambda: parallel_rows(seconds),
+        lambda: loop_rows(games),
+    ]
     for section in sections:
         for what, figure in section():
             print(f"| {what} | {figure} |", flush=True)
