@@ -374,13 +374,18 @@ fn no_bot_process_outlives_a_host_killed_with_sigkill() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        // Wait until bots (and what they started) run, then SIGKILL the host.
+        // Wait until bots (and what they started) run, then SIGKILL the host
+        // at once: a bot may come and go (the probe before game 0 ends
+        // its bots), so the count is judged on the snapshot that ended the
+        // wait.
         let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while processes_with(&m).len() < 3 && std::time::Instant::now() < until {
+        let mut running = processes_with(&m);
+        while running.len() < 3 && std::time::Instant::now() < until {
             std::thread::sleep(std::time::Duration::from_millis(20));
+            running = processes_with(&m);
         }
-        assert!(processes_with(&m).len() >= 3, "{mode}: the bots did not start: {:?}", processes_with(&m));
         host.kill().unwrap();
+        assert!(running.len() >= 3, "{mode}: the bots did not start: {running:?}");
         host.wait().unwrap();
         let left = left_after(&m, 5);
         assert!(left.is_empty(), "{mode}: bot processes outlived the host: {left:?}");
