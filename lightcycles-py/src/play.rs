@@ -8,8 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use lightcycles_core::observation::PlayerView;
-use lightcycles_core::FaultPolicy;
-use lightcycles_core::{Config, FastGame};
+use lightcycles_core::{Config, FastGame, FaultPolicy};
 use lightcycles_host::bot::adapter::plugin::isolated::PLUGIN_HOST_ENV;
 use lightcycles_host::bot::adapter::Hosting;
 use lightcycles_host::bot::process::log::{LogPlace, LOGS_DIR};
@@ -244,7 +243,8 @@ fn limits(time_first_ms: u64, time_ms: u64) -> PyResult<Limits> {
     Ok(Limits { first: Duration::from_millis(time_first_ms), rest: Duration::from_millis(time_ms) })
 }
 
-fn out_dir(dir: Option<PathBuf>) -> PyResult<Option<PathBuf>> {
+/// The replay folder, made when it is missing.
+fn made_dir(dir: Option<PathBuf>) -> PyResult<Option<PathBuf>> {
     if let Some(dir) = &dir {
         std::fs::create_dir_all(dir).map_err(|e| {
             PyValueError::new_err(format!("out_dir {}: cannot create the directory: {e}", dir.display()))
@@ -378,7 +378,7 @@ pub fn play(
         return Err(PyValueError::new_err("rounds and jobs are at least 1"));
     }
     let config = run_config(config, bots.len())?;
-    let out_dir = out_dir_checked(out_dir)?;
+    let out_dir = made_dir(out_dir)?;
     let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
     let (entrants, _specs) = entrants(&bots, log_dir.as_deref(), &hosting(isolate))?;
     let options = GameOptions { config, map_file: None, limits: limits(time_first_ms, time_ms)?, out_dir };
@@ -400,10 +400,6 @@ pub fn play(
     }
     let final_results = report::final_results(&tally, &names);
     Ok(PlayResult { names, wins: tally.wins, draws: tally.draws, games, final_results })
-}
-
-fn out_dir_checked(dir: Option<PathBuf>) -> PyResult<Option<PathBuf>> {
-    out_dir(dir)
 }
 
 /// Plays a tournament as `lightcycles tournament` does: every seed in both
@@ -438,7 +434,7 @@ pub fn tournament<'py>(
     if resume && results.is_none() {
         return Err(PyValueError::new_err("resume continues a results file: give results=PATH"));
     }
-    let out_dir = out_dir_checked(out_dir)?;
+    let out_dir = made_dir(out_dir)?;
     let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
     let hosting = hosting(isolate.unwrap_or_else(|| std::env::var_os(PLUGIN_HOST_ENV).is_some()));
     let (entrants, specs) = entrants(&bots, log_dir.as_deref(), &hosting)?;
