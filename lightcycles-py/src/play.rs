@@ -182,14 +182,7 @@ fn entrants(
     for (made, name) in made.into_iter().zip(names) {
         let (factory, spec): (Arc<dyn BotFactory>, String) = match made {
             Made::Spec(spec) => {
-                if let Some(max) = spec.adapter.max_players().filter(|&max| bots.len() > max) {
-                    return Err(PyValueError::new_err(format!(
-                        "bot {:?}: {} play games of {max} players only, but {} bots were given",
-                        spec.arg,
-                        spec.adapter.form(),
-                        bots.len()
-                    )));
-                }
+                spec.check_players(bots.len()).map_err(PyValueError::new_err)?;
                 let log = log_dir.map(|dir| LogPlace { dir: dir.to_path_buf(), name: name.clone() });
                 (spec.factory(log, hosting).map_err(value_error)?, spec.arg.clone())
             }

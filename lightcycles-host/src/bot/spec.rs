@@ -145,6 +145,19 @@ impl BotSpec {
         }
     }
 
+    /// Refuses a bot whose form cannot ride in a game of `players`
+    /// players (the 2010 protocol knows two), naming the bot and the limit.
+    pub fn check_players(&self, players: usize) -> Result<(), String> {
+        match self.adapter.max_players().filter(|&max| players > max) {
+            Some(max) => Err(format!(
+                "bot {:?}: {} play games of {max} players only, but {players} bots were given",
+                self.arg,
+                self.adapter.form()
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The factory that makes this bot for each game, hosted as `hosting`
     /// says and logging to `log` (a run's log folder and the bot's display
     /// name) when given, or why this build cannot play it.

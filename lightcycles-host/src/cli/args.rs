@@ -478,12 +478,7 @@ pub(crate) fn has_plugin(args: &[String]) -> bool {
 pub(crate) fn check_players(args: &[String], players: usize) -> Result<(), Failure> {
     for arg in args {
         if let Ok(spec) = BotSpec::parse(arg) {
-            if let Some(max) = spec.adapter.max_players().filter(|&max| players > max) {
-                return Err(bad_input(format!(
-                    "bot {arg:?}: {} play games of {max} players only, but {players} bots were given",
-                    spec.adapter.form()
-                )));
-            }
+            spec.check_players(players).map_err(bad_input)?;
         }
     }
     Ok(())
