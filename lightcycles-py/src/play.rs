@@ -374,7 +374,7 @@ pub fn play(
     let out_dir = made_dir(out_dir)?;
     let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
     let (entrants, _specs) = entrants(&bots, log_dir.as_deref(), &hosting(isolate))?;
-    let options = GameOptions { config, map_file: None, limits: limits(time_first_ms, time_ms)?, out_dir };
+    let options = GameOptions::new(config, None, limits(time_first_ms, time_ms)?, out_dir);
     let rounds = Rounds { rounds, base_seed: seed, swap };
     let mut summaries = Vec::new();
     interruptible(py, || {
@@ -447,13 +447,15 @@ pub fn tournament<'py>(
         map: None,
         time_first_ms,
         time_ms,
+        bot_time: Vec::new(),
+        time_margin_ms: 0,
     };
     let t = Tournament {
         entrants,
         specs,
         mode,
         schedule,
-        options: GameOptions { config, map_file: None, limits, out_dir },
+        options: GameOptions::new(config, None, limits, out_dir),
         jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
         sprt,
         results,
@@ -462,6 +464,9 @@ pub fn tournament<'py>(
         progress: ProgressMode::Log { games: 0, seconds: 0 },
         // A Python caller resumes with resume=True; a Ctrl-C raises.
         resume_command: None,
+        maps: None,
+        league: None,
+        pin_cpus: false,
     };
     let report = py.detach(|| host_tournament::run::<FastGame>(&t)).map_err(value_error)?;
     let dict = convert::from_json(py, &report.to_json())?;

@@ -7,8 +7,8 @@ fn header(seed: u64) -> Header {
     Header {
         format: FORMAT.into(),
         bots: vec![
-            HeaderBot { name: "a".into(), spec: "a=builtin:random".into() },
-            HeaderBot { name: "straight".into(), spec: "builtin:straight".into() },
+            HeaderBot { name: "a".into(), spec: "a=builtin:random".into(), time_first_ms: None, time_ms: None },
+            HeaderBot { name: "straight".into(), spec: "builtin:straight".into(), time_first_ms: None, time_ms: None },
         ],
         pairing: PairingMode::RoundRobin,
         seed,
@@ -16,6 +16,10 @@ fn header(seed: u64) -> Header {
         map: None,
         time_first_ms: 1000,
         time_ms: 50,
+        time_margin_ms: 0,
+        seats: 2,
+        maps: None,
+        league: None,
     }
 }
 
@@ -25,11 +29,13 @@ fn line(game: u64) -> GameLine {
         round: game / 2,
         pairing: 0,
         seed: game / 2,
-        seats: if game % 2 == 0 { [0, 1] } else { [1, 0] },
-        bots: if game % 2 == 0 { ["a".into(), "straight".into()] } else { ["straight".into(), "a".into()] },
+        seats: if game % 2 == 0 { vec![0, 1] } else { vec![1, 0] },
+        bots: if game % 2 == 0 { vec!["a".into(), "straight".into()] } else { vec!["straight".into(), "a".into()] },
         winner: Some((game % 2) as usize),
         ticks: 10 + game as u32,
-        faults: [Faults::default(), Faults { invalid: 1, timeout: 2, crash: 0 }],
+        placements: None,
+        faults: vec![Faults::default(), Faults { invalid: 1, timeout: 2, crash: 0 }],
+        map: None,
         replay: None,
         command: None,
     }
@@ -136,8 +142,8 @@ fn game_lines_that_disagree_with_the_header_are_named() {
             |g| g.bots[1] = "\u{1b}[2Jstraight".into(),
             "bots[1] is \"\\u{1b}[2Jstraight\", but bot 1 of the header is \"straight\"",
         ),
-        (|g| g.seats = [0, 5], "seats[1] = 5 is not a bot of the header (2 bots)"),
-        (|g| g.winner = Some(2), "winner = 2 is not a seat"),
+        (|g| g.seats = vec![0, 5], "seats[1] = 5 is not a bot of the header (2 bots)"),
+        (|g| g.winner = Some(2), "winner = 2 is not a seat (0 to 1"),
         (|g| g.ticks = 0, "ticks = 0 is outside 1 to 2000"),
         (|g| g.ticks = 2001, "ticks = 2001 is outside 1 to 2000"),
         (|g| g.faults[0].crash = 11, "faults[0] add up to 11 in 10 ticks, more than one a tick"),
