@@ -80,8 +80,9 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
     let games = args.games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 * seats as u64 / 2 });
     let mut schedule = if args.league {
         // A league's games are chosen as it goes: the schedule only says
-        // seats, games and seeds (its groups are never read).
-        Schedule::with_seats(entrants.len().max(seats), seats, mode, games, args.seed)
+        // seats, games and seeds (its groups are never read)
+        // (one group, so that -g is the games of the whole league).
+        Schedule::with_seats(seats, seats, mode, games, args.seed)
     } else {
         Schedule::with_seats(entrants.len(), seats, mode, games, args.seed)
     }
