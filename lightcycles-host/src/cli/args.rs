@@ -516,6 +516,10 @@ pub fn tournament_help() -> String {
      Statistics (first bot's side): score (W+D/2)/N; Elo -400*log10(1/score-1) with a 95% interval; \
      LOS; pentanomial counts of game pairs (LL, LD, DD/WL, WD, WW) and their Elo; --sprt on the pairs \
      (logistic Elo). Three or more bots are also ranked by a Weng-Lin rating.\n\n\
+     Free-for-all (--ffa N): every group of N bots plays each seed N times, the seats rotated; \
+     the table ranks bots by the conservative Weng-Lin rating mu - 3*sigma. A league (--league) \
+     gives each game set to the pairing whose ratings are least certain and resumes exactly; \
+     resume it with more bots to add them.\n\n\
      Example: lightcycles tournament builtin:floodfill builtin:random --sprt 0,10,0.05,0.05 --results ff.jsonl"
         .to_string()
 }
