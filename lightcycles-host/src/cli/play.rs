@@ -41,7 +41,8 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     };
     let rounds = Rounds { rounds: args.rounds, base_seed: args.seed, swap: args.swap };
     let seed = rounds.plan(0, entrants.len()).seed;
-    let broken = preflight(&args.bots, &entrants, &hosting, &config, seed, options.map_file.as_ref(), &options.limits);
+    let broken =
+        preflight(&args.bots, &entrants, &hosting, &config, seed, options.map_file.as_ref(), &options.widest_limits());
     if !broken.is_empty() {
         if args.strict {
             return Err(bad_input(format!("--strict: {} cannot play; no game was played", broken.join(", "))));

@@ -94,7 +94,13 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
     let bot_limits = args.board.bot_limits(&names)?;
     let seed = schedule.game(0).seed;
-    let broken = preflight(&args.bots, &entrants, &hosting, &config, seed, map_file.as_ref(), &limits);
+    let probe_limits = GameOptions {
+        bot_limits: bot_limits.clone(),
+        margin: args.board.margin(),
+        ..GameOptions::new(config, None, limits, None)
+    }
+    .widest_limits();
+    let broken = preflight(&args.bots, &entrants, &hosting, &config, seed, map_file.as_ref(), &probe_limits);
     if !broken.is_empty() && !args.allow_broken {
         return Err(bad_input(format!(
             "{} cannot play: the tournament does not start (fix the bot, or --allow-broken to let it lose its games)",

@@ -56,6 +56,14 @@ impl GameOptions {
         self.bot_limits.get(entrant).copied().flatten().unwrap_or(self.limits)
     }
 
+    /// The most time any bot has for its first and its later answers, and
+    /// the margin on top: what the probe before game 0 gives every bot.
+    pub fn widest_limits(&self) -> Limits {
+        let all = std::iter::once(self.limits).chain(self.bot_limits.iter().flatten().copied());
+        let (first, rest) = all.fold((Duration::ZERO, Duration::ZERO), |(f, r), l| (f.max(l.first), r.max(l.rest)));
+        Limits { first: first + self.margin, rest: rest + self.margin }
+    }
+
     /// Whether bots have limits of their own or a margin: then each replay
     /// records its seats' limits.
     pub fn is_timed_per_bot(&self) -> bool {
