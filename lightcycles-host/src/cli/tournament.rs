@@ -49,7 +49,7 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         return Err(bad_input("--sprt compares two bots in two-player games; it does not go with --ffa"));
     }
     check_players(&args.bots, seats)?;
-    let (mut config, mut map_file) = args.board.config(seats as u32)?;
+    let (config, map_file) = args.board.config(seats as u32)?;
     let policy = config.fault_policy;
     let maps = if !args.maps.is_empty() {
         let pool = MapPool::of_files(&args.maps, args.map_order, args.map_start, args.board.max_ticks, policy)
@@ -71,11 +71,14 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
     } else {
         None
     };
-    if let Some(pool) = &maps {
-        // Game 0's board, for the probe before it.
-        config = pool.maps[pool.map_order(args.seed).map_of(0)].config;
-        map_file = pool.maps[pool.map_order(args.seed).map_of(0)].map_file.clone();
-    }
+    // The probe before game 0 is shown game 0's board.
+    let (probe_config, probe_map) = match &maps {
+        Some(pool) => {
+            let first = &pool.maps[pool.map_order(args.seed).map_of(0)];
+            (first.config, first.map_file.clone())
+        }
+        None => (config, map_file.clone()),
+    };
     let mode = if args.gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
     let games = args.games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 * seats as u64 / 2 });
     let mut schedule = if args.league {
@@ -100,7 +103,7 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         ..GameOptions::new(config, None, limits, None)
     }
     .widest_limits();
-    let broken = preflight(&args.bots, &entrants, &hosting, &config, seed, map_file.as_ref(), &probe_limits);
+    let broken = preflight(&args.bots, &entrants, &hosting, &probe_config, seed, probe_map.as_ref(), &probe_limits);
     if !broken.is_empty() && !args.allow_broken {
         return Err(bad_input(format!(
             "{} cannot play: the tournament does not start (fix the bot, or --allow-broken to let it lose its games)",
