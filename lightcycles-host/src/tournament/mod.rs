@@ -3,6 +3,8 @@
 //! results file that survives being killed.
 //!
 //! - [`schedule`]: which games, in a stable order (pairings, seeds, seats).
+//! - [`shard`]: the games one machine of many plays (`--shard I/N`).
+//! - [`merge`]: the shards' results files made one (`tournament merge`).
 //! - [`results`]: the results file, one JSON line per game, and resuming it.
 //! - [`standings`]: counting games in index order: statistics, ratings, SPRT.
 //! - [`progress`]: the live bar or log on stderr.
@@ -13,10 +15,12 @@
 //! to the results file, counts it, shows progress, and stops starting games
 //! once an SPRT has decided (games in flight finish and are recorded).
 
+pub mod merge;
 pub mod progress;
 pub mod report;
 pub mod results;
 pub mod schedule;
+pub mod shard;
 pub mod standings;
 
 use std::collections::BTreeSet;
@@ -27,8 +31,9 @@ use lightcycles_core::Engine;
 
 use self::progress::{Progress, ProgressMode};
 use self::report::Report;
-use self::results::{Faults, GameLine, Header, HeaderBot, ResultsError, ResultsFile};
+use self::results::{Faults, GameLine, Header, HeaderBot, ResultsError, ResultsFile, ShardHeader};
 use self::schedule::{PairingMode, Schedule, ScheduledGame};
+use self::shard::Shard;
 use self::standings::Standings;
 use crate::bot::spec::Entrant;
 use crate::game::pool;
@@ -49,6 +54,8 @@ pub struct Tournament {
     pub mode: PairingMode,
     /// The games.
     pub schedule: Schedule,
+    /// Play only this shard's games (`--shard I/N`).
+    pub shard: Option<Shard>,
     /// What every game is: configuration (two players), map file, time
     /// limits, replay directory.
     pub options: GameOptions,
@@ -98,6 +105,11 @@ impl Tournament {
             map: self.options.map_file.as_ref().map(|m| m.text.clone()),
             time_first_ms: self.options.limits.first.as_millis() as u64,
             time_ms: self.options.limits.rest.as_millis() as u64,
+            shard: self.shard.map(|s| ShardHeader {
+                index: s.index(),
+                count: s.count(),
+                games_per_pairing: self.schedule.games_per_pairing(),
+            }),
         }
     }
 
@@ -187,40 +199,36 @@ impl DoneGames {
 /// `resume`, the games already in the results file are counted and not
 /// played again.
 pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
-    let total = t.schedule.total_games();
+    let all = t.schedule.total_games();
+    // The games this run plays: all, or one shard's (its nth game is
+    // `game_index(n)`).
+    let total = t.shard.map_or(all, |s| s.games_of(all));
+    let game_index = |nth: u64| t.shard.map_or(nth, |s| s.game(nth));
     let names = t.names();
     let mut standings = Standings::new(&t.schedule, t.entrants.len(), t.sprt);
+    if let Some(shard) = t.shard {
+        standings = standings.of_shard(shard);
+    }
     let mut done = DoneGames::default();
     let mut done_count = 0u64;
     let mut beyond = 0u64;
     let mut file = match &t.results {
         Some(path) if t.resume => Some(ResultsFile::resume(path, &t.header(), |line: GameLine| {
-            if line.game >= total {
+            if line.game >= all {
                 // Played under a larger -g: kept in the file, not counted here.
                 beyond += 1;
                 return Ok(());
             }
-            let scheduled = t.schedule.game(line.game);
-            let found = (line.round, line.pairing, line.seed, line.seats);
-            if found != (scheduled.round, scheduled.pairing, scheduled.seed, scheduled.seats) {
-                return Err(format!(
-                    "game {} has round {}, pairing {}, seed {} and seats {:?}; the schedule says round {}, \
-                     pairing {}, seed {} and seats {:?}",
-                    line.game,
-                    line.round,
-                    line.pairing,
-                    line.seed,
-                    line.seats,
-                    scheduled.round,
-                    scheduled.pairing,
-                    scheduled.seed,
-                    scheduled.seats
-                ));
+            if let Some(shard) = t.shard.filter(|s| !s.contains(line.game)) {
+                return Err(format!("game {} is not one of shard {shard}'s games", line.game));
             }
-            if done.contains(line.game) {
+            line.check_scheduled(&t.schedule)?;
+            // Shard games are numbered n = (k - I) / N in `done`.
+            let nth = t.shard.map_or(line.game, |s| line.game / s.count());
+            if done.contains(nth) {
                 return Err(format!("game {} is in the file twice", line.game));
             }
-            done.insert(line.game);
+            done.insert(nth);
             done_count += 1;
             standings.add(line.result());
             Ok(())
@@ -241,11 +249,11 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
 
     let mut failure: Option<TournamentError> = None;
     let mut timeouts = Timeouts::new(t.entrants.len());
-    let play = |game| {
-        if done.contains(game) {
+    let play = |nth| {
+        if done.contains(nth) {
             return None;
         }
-        let scheduled = t.schedule.game(game);
+        let scheduled = t.schedule.game(game_index(nth));
         let result = run::play_game::<E>(&t.entrants, &t.options, scheduled.plan(), &mut run::unwatched);
         Some((scheduled, result.map(|(summary, _replay)| summary)))
     };
@@ -298,7 +306,7 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
         return Err(e);
     }
     standings.finish();
-    Ok(Report::new(&t.schedule, t.mode, &standings, &names, &t.specs))
+    Ok(Report::new(&t.schedule, t.mode, &standings, &names, &t.specs).of_shard(t.shard))
 }
 
 #[cfg(test)]

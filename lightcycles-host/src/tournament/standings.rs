@@ -12,6 +12,7 @@ use skillratings::Outcomes;
 
 use super::results::{Faults, GameResult};
 use super::schedule::Schedule;
+use super::shard::Shard;
 use crate::stats::{GameScore, Hypothesis, Pentanomial, Sprt, Trinomial};
 
 /// One pairing's games, from its first bot's side.
@@ -84,6 +85,9 @@ pub struct Standings {
     sprt: Option<SprtState>,
     /// The next index to count.
     next: u64,
+    /// The distance from one game counted to the next: 1, or `N` for the
+    /// games of shard `I/N` (which counts `I`, `I + N`, …).
+    stride: u64,
     /// Finished games waiting for an earlier one.
     waiting: BTreeMap<u64, GameResult>,
     counted: u64,
@@ -102,9 +106,18 @@ impl Standings {
             sprt: sprt.map(|sprt| SprtState { sprt, decision: None }),
             schedule: schedule.clone(),
             next: 0,
+            stride: 1,
             waiting: BTreeMap::new(),
             counted: 0,
         }
+    }
+
+    /// The standings of one shard's games: games of other shards are not
+    /// waited for.
+    pub fn of_shard(mut self, shard: Shard) -> Standings {
+        self.next = shard.index();
+        self.stride = shard.count();
+        self
     }
 
     /// Takes a finished game; it is counted once every game before it has
@@ -113,7 +126,7 @@ impl Standings {
         self.waiting.insert(game.game, game);
         while let Some(game) = self.waiting.remove(&self.next) {
             self.count(&game);
-            self.next += 1;
+            self.next += self.stride;
         }
     }
 
@@ -122,7 +135,7 @@ impl Standings {
     pub fn finish(&mut self) {
         for (_, game) in std::mem::take(&mut self.waiting) {
             self.count(&game);
-            self.next = game.game + 1;
+            self.next = game.game + self.stride;
         }
     }
 

@@ -16,6 +16,7 @@ fn header(seed: u64) -> Header {
         map: None,
         time_first_ms: 1000,
         time_ms: 50,
+        shard: None,
     }
 }
 
