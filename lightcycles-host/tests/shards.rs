@@ -215,3 +215,39 @@ fn bad_shard_flags_exit_2_saying_what_is_wrong() {
     let out = run(&["tournament", "merge"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The Slurm example (examples/slurm/) run as Slurm would run it: each
+/// array task with its `SLURM_ARRAY_TASK_*`, then the merge job.
+#[test]
+fn the_slurm_example_plays_its_shards_and_merges_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/slurm");
+    let sh = |script: &str, task: Option<u32>| {
+        let mut c = Command::new("bash");
+        c.arg(examples.join(script))
+            .current_dir(d)
+            .env("LIGHTCYCLES", env!("CARGO_BIN_EXE_lightcycles"))
+            .env("GAMES", "4")
+            .env("SEED", "7")
+            .env("BOTS", BOTS.join(" "))
+            .env("FLAGS", BOARD.join(" "));
+        if let Some(i) = task {
+            c.env("SLURM_ARRAY_TASK_ID", i.to_string()).env("SLURM_ARRAY_TASK_COUNT", "3");
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{script} {task:?}: {}", text(&out.stderr));
+        out
+    };
+    for i in 0..3 {
+        sh("tournament.sbatch", Some(i));
+    }
+    // A requeued task finds its file and goes on from it.
+    let again = sh("tournament.sbatch", Some(1));
+    assert!(text(&again.stderr).contains("resuming: 4 of 4 games are done"), "{}", text(&again.stderr));
+    let merged = sh("merge.sbatch", None);
+    tournament(&path(d, "all.jsonl"), &["-j", "1"]);
+    assert_eq!(std::fs::read_to_string(d.join("results.jsonl")).unwrap(), std::fs::read_to_string(d.join("all.jsonl")).unwrap());
+    assert!(text(&merged.stdout).contains("12 of 12 games played"), "{}", text(&merged.stdout));
+    assert!(d.join("report.json").is_file());
+}
