@@ -69,23 +69,31 @@ impl PythonFactory {
             Ok(_) => return Err(format!("{} is not a file", path.display())),
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         }
-        let python = interpreter();
-        check_python3(&python)?;
+        let python = check_python3(&interpreter())?;
         Ok(PythonFactory { path: path.to_path_buf(), python, log, sandbox })
     }
 }
 
-/// Checks that `python` runs and is Python 3.
-fn check_python3(python: &OsString) -> Result<(), String> {
+/// Checks that `python` runs and is Python 3, and gives the interpreter it
+/// runs (`sys.executable`): a `python3` found through a version manager's
+/// shim (pyenv's costs some 50 ms a start) is resolved once per run, not
+/// once per game.
+fn check_python3(python: &OsString) -> Result<OsString, String> {
     let shown = python.to_string_lossy();
     let out = Command::new(python)
-        .args(["-c", "import sys; print(sys.version_info[0])"])
+        .args(["-c", "import sys; print(sys.version_info[0]); print(sys.executable)"])
         .output()
         .map_err(|e| format!("cannot run {shown} for Python bots ({e}); set {PYTHON_ENV} to a Python 3 interpreter"))?;
-    if !out.status.success() || out.stdout.trim_ascii() != b"3" {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    if !out.status.success() || lines.next() != Some("3") {
         return Err(format!("{shown} is not a working Python 3; set {PYTHON_ENV} to a Python 3 interpreter"));
     }
-    Ok(())
+    // An interpreter that cannot say where it is (embedded) is run as named.
+    Ok(match lines.next().map(str::trim) {
+        Some(path) if !path.is_empty() && Path::new(path).is_file() => OsString::from(path),
+        _ => python.clone(),
+    })
 }
 
 impl BotFactory for PythonFactory {
@@ -95,7 +103,7 @@ impl BotFactory for PythonFactory {
         command.arg("-c").arg(ADAPTER).arg(&self.path);
         let what = self.path.display().to_string();
         let process = BotProcess::spawn(command, &self.sandbox, PROTOCOL_LINE_CAP, log, &what)?;
-        Ok(Box::new(NumberedBot::new(process, false, "get_move raised ")))
+        Ok(Box::new(NumberedBot::new(process, false, "get_move raised ").with_deltas()))
     }
 }
 
@@ -222,6 +230,65 @@ mod tests {
         );
         assert_eq!(replies, vec![line("E"), line("E")]);
         assert!(log.contains("S\nS\n"), "{log}");
+    }
+
+    /// Every tick, `get_move` is given exactly the observation the whole
+    /// JSON gives (key order and all), though after the first tick only
+    /// what changed is sent: also after the bot scribbled on its dict, and
+    /// after a tick it was too slow for (requests waited and were applied
+    /// together).
+    #[test]
+    fn get_move_sees_the_whole_observation_every_tick() {
+        let dir = tempfile::tempdir().unwrap();
+        let seen = dir.path().join("seen.jsonl");
+        let body = format!(
+            "import json, time\n\
+             def get_move(obs):\n\
+             \x20   with open({seen:?}, 'a') as f:\n\
+             \x20       f.write(json.dumps(obs, separators=(',', ':')) + '\\n')\n\
+             \x20   obs['grid'][0][0] = 99\n\
+             \x20   obs['grid'][3].clear()\n\
+             \x20   obs['players'][0]['x'] = -5\n\
+             \x20   if obs['tick'] == 4:\n\
+             \x20       time.sleep(0.4)\n\
+             \x20   return 'N'\n"
+        );
+        let path = bot_file(dir.path(), &body);
+        let factory = PythonFactory::new(&path, None, Sandbox::default()).unwrap();
+        let mut bot = factory.create(&BotContext { game: 0, seat: 1, players: 2, seed: 0 }).unwrap();
+        let config = Config { width: 24, height: 20, ..Config::default() };
+        let mut game = ReferenceGame::seeded(&config, 5).unwrap();
+        let mut expected = Vec::new();
+        for tick in 1..=12u32 {
+            let position = game.position();
+            // Tick 4 takes the bot 400 ms: ticks 4 and 5 time out, and the
+            // requests of ticks 5 and 6 wait for it together.
+            let limit = Duration::from_millis(if tick == 4 || tick == 5 { 100 } else { 5000 });
+            let reply = bot.answer(&Turn::new(&position, 1), limit);
+            expected.push((tick, Turn::new(&position, 1).observation().to_json(), reply));
+            // Both ride on while they can, so the board changes every tick.
+            let moves: Vec<lightcycles_core::Action> = (0..2)
+                .map(|id| {
+                    let safe = lightcycles_core::space::safe_moves(&game, id);
+                    safe.iter().next().map_or(lightcycles_core::Action::Keep, lightcycles_core::Action::Move)
+                })
+                .collect();
+            game.step(&moves).unwrap();
+            if game.is_over() {
+                break;
+            }
+        }
+        drop(bot);
+        let seen = std::fs::read_to_string(&seen).unwrap();
+        let seen: Vec<&str> = seen.lines().collect();
+        assert!(expected.len() >= 8, "the game lasts: {}", expected.len());
+        assert_eq!((&expected[3].2, &expected[4].2), (&Reply::Timeout, &Reply::Timeout), "ticks 4 and 5 were late");
+        let answered: Vec<&(u32, String, Reply)> = expected.iter().filter(|e| e.2 == line("N")).collect();
+        // The bot saw tick 4 (late) and every tick it answered in time.
+        for (tick, json, _) in answered {
+            assert!(seen.contains(&json.as_str()), "tick {tick}: not seen as\n{json}\nseen:\n{}", seen.join("\n"));
+        }
+        assert!(seen.contains(&expected[3].1.as_str()), "tick 4 was seen");
     }
 
     #[test]
