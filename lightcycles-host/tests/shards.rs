@@ -247,7 +247,10 @@ fn the_slurm_example_plays_its_shards_and_merges_them() {
     assert!(text(&again.stderr).contains("resuming: 4 of 4 games are done"), "{}", text(&again.stderr));
     let merged = sh("merge.sbatch", None);
     tournament(&path(d, "all.jsonl"), &["-j", "1"]);
-    assert_eq!(std::fs::read_to_string(d.join("results.jsonl")).unwrap(), std::fs::read_to_string(d.join("all.jsonl")).unwrap());
+    assert_eq!(
+        std::fs::read_to_string(d.join("results.jsonl")).unwrap(),
+        std::fs::read_to_string(d.join("all.jsonl")).unwrap()
+    );
     assert!(text(&merged.stdout).contains("12 of 12 games played"), "{}", text(&merged.stdout));
     assert!(d.join("report.json").is_file());
 }
