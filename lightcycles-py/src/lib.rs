@@ -5,8 +5,9 @@
 //! - [`config`]: `Config`, checked by the core.
 //! - [`game`]: `Game`, the fast engine, and `generate_map`.
 //! - [`replay`]: `Replay`: load, verify, frames.
-//! - [`play`]: `play` and `tournament`, the host's match loop, with Python
-//!   callables as bots.
+//! - [`play`]: `play`, the host's match loop, with Python callables as bots.
+//! - [`tournament`]: `tournament` (or one shard of it), `merge_results` and
+//!   `check_bots`.
 //! - [`vector`]: `VectorEnv`, many games stepped in one call.
 //!
 //! Python objects cross the boundary as the JSON the host writes, read
@@ -18,6 +19,7 @@ mod convert;
 mod game;
 mod play;
 mod replay;
+mod tournament;
 mod vector;
 
 use pyo3::prelude::*;
@@ -33,7 +35,9 @@ fn _lightcycles(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::PyVectorEnv>()?;
     m.add_function(wrap_pyfunction!(game::generate_map, m)?)?;
     m.add_function(wrap_pyfunction!(play::play, m)?)?;
-    m.add_function(wrap_pyfunction!(play::tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(tournament::tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(tournament::merge_results, m)?)?;
+    m.add_function(wrap_pyfunction!(tournament::check_bots, m)?)?;
     m.add("ReplayMismatch", m.py().get_type::<replay::ReplayMismatch>())?;
     m.add("GameOver", m.py().get_type::<game::GameOver>())?;
     Ok(())

@@ -1,5 +1,5 @@
-//! `lightcycles.play` and `lightcycles.tournament`: the host's match loop
-//! and tournaments, in process, the GIL released while Rust plays. A bot is
+//! `lightcycles.play`: the host's match loop, in process, the GIL released
+//! while Rust plays. A bot is
 //! a spec string (anything the CLI takes) or a Python callable
 //! `get_move(obs) -> str`, called with the host's time limit.
 
@@ -8,20 +8,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use lightcycles_core::observation::PlayerView;
-use lightcycles_core::{Config, FastGame, FaultPolicy};
+use lightcycles_core::{Config, FastGame};
 use lightcycles_host::bot::adapter::plugin::isolated::PLUGIN_HOST_ENV;
 use lightcycles_host::bot::adapter::Hosting;
 use lightcycles_host::bot::process::log::{LogPlace, LOGS_DIR};
 use lightcycles_host::bot::spec::{self, BotSpec, Entrant};
 use lightcycles_host::bot::{Bot, BotContext, BotError, BotFactory, Reply, Turn};
-use lightcycles_host::cli::{BoardArgs, PolicyArg};
 use lightcycles_host::game::match_loop::Limits;
 use lightcycles_host::game::report::{self, Tally};
 use lightcycles_host::game::run::{self, GameOptions, GameSummary, Rounds, RunError};
-use lightcycles_host::stats::Sprt;
-use lightcycles_host::tournament::progress::ProgressMode;
-use lightcycles_host::tournament::schedule::{PairingMode, Schedule};
-use lightcycles_host::tournament::{self as host_tournament, Tournament};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -145,10 +140,11 @@ fn callable_name(func: &Bound<'_, PyAny>) -> String {
 }
 
 /// The entrants of a run: spec strings through the host's registry,
-/// callables as in-process bots; names made unique as the CLI makes them.
-/// Also the specs as the results header records them.
-fn entrants(
+/// callables as in-process bots, for games of `players`; names made unique
+/// as the CLI makes them. Also the specs as the results header records them.
+pub(crate) fn entrants(
     bots: &[Bound<'_, PyAny>],
+    players: usize,
     log_dir: Option<&std::path::Path>,
     hosting: &Hosting,
 ) -> PyResult<(Vec<Entrant>, Vec<String>)> {
@@ -182,7 +178,7 @@ fn entrants(
     for (made, name) in made.into_iter().zip(names) {
         let (factory, spec): (Arc<dyn BotFactory>, String) = match made {
             Made::Spec(spec) => {
-                spec.check_players(bots.len()).map_err(PyValueError::new_err)?;
+                spec.check_players(players).map_err(PyValueError::new_err)?;
                 let log = log_dir.map(|dir| LogPlace { dir: dir.to_path_buf(), name: name.clone() });
                 (spec.factory(log, hosting).map_err(value_error)?, spec.arg.clone())
             }
@@ -197,7 +193,7 @@ fn entrants(
 /// How native plugins are hosted: in process, or isolated in a child of
 /// the `lightcycles` binary, which a Python process is not: it must be
 /// named by `LIGHTCYCLES_PLUGIN_HOST`.
-fn hosting(isolate: bool) -> Hosting {
+pub(crate) fn hosting(isolate: bool) -> Hosting {
     Hosting { isolate, ..Hosting::default() }
 }
 
@@ -214,7 +210,7 @@ fn check_isolation(hosting: &Hosting, specs: &[BotSpec]) -> PyResult<()> {
 
 /// The configuration of a run of `players` bots: the one given (its
 /// player count must match) or the default.
-fn run_config(config: Option<PyRef<'_, PyConfig>>, players: usize) -> PyResult<Config> {
+pub(crate) fn run_config(config: Option<PyRef<'_, PyConfig>>, players: usize) -> PyResult<Config> {
     let config = match config {
         Some(c) if c.inner.players as usize != players => {
             return Err(PyValueError::new_err(format!(
@@ -229,7 +225,7 @@ fn run_config(config: Option<PyRef<'_, PyConfig>>, players: usize) -> PyResult<C
     Ok(config)
 }
 
-fn limits(time_first_ms: u64, time_ms: u64) -> PyResult<Limits> {
+pub(crate) fn limits(time_first_ms: u64, time_ms: u64) -> PyResult<Limits> {
     if time_first_ms == 0 || time_ms == 0 {
         return Err(PyValueError::new_err("time limits are at least 1 ms"));
     }
@@ -237,7 +233,7 @@ fn limits(time_first_ms: u64, time_ms: u64) -> PyResult<Limits> {
 }
 
 /// The replay folder, made when it is missing.
-fn made_dir(dir: Option<PathBuf>) -> PyResult<Option<PathBuf>> {
+pub(crate) fn made_dir(dir: Option<PathBuf>) -> PyResult<Option<PathBuf>> {
     if let Some(dir) = &dir {
         std::fs::create_dir_all(dir).map_err(|e| {
             PyValueError::new_err(format!("out_dir {}: cannot create the directory: {e}", dir.display()))
@@ -341,7 +337,7 @@ fn interruptible<T: Send>(py: Python<'_>, f: impl FnOnce() -> Result<T, RunError
 const INTERRUPTED: &str = "interrupted";
 
 /// Whether Python has a signal to handle (Ctrl-C): checked between games.
-fn check_signals() -> Result<(), RunError> {
+pub(crate) fn check_signals() -> Result<(), RunError> {
     Python::attach(|py| py.check_signals()).map_err(|_| RunError::Report(INTERRUPTED.to_string()))
 }
 
@@ -373,7 +369,7 @@ pub fn play(
     let config = run_config(config, bots.len())?;
     let out_dir = made_dir(out_dir)?;
     let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
-    let (entrants, _specs) = entrants(&bots, log_dir.as_deref(), &hosting(isolate))?;
+    let (entrants, _specs) = entrants(&bots, bots.len(), log_dir.as_deref(), &hosting(isolate))?;
     let options = GameOptions::new(config, None, limits(time_first_ms, time_ms)?, out_dir);
     let rounds = Rounds { rounds, base_seed: seed, swap };
     let mut summaries = Vec::new();
@@ -393,83 +389,4 @@ pub fn play(
     }
     let final_results = report::final_results(&tally, &names);
     Ok(PlayResult { names, wins: tally.wins, draws: tally.draws, games, final_results })
-}
-
-/// Plays a tournament as `lightcycles tournament` does: every seed in both
-/// seats, two bots a game, a round robin (or a gauntlet of the first bot),
-/// with statistics, an optional SPRT ("ELO0,ELO1,ALPHA,BETA"), a results
-/// file that can be resumed. Returns the report (the dict of --report, with
-/// the table the CLI prints under "table").
-#[pyfunction]
-#[pyo3(signature = (bots, games=None, seed=0, jobs=None, results=None, resume=false, sprt=None, gauntlet=false, out_dir=None, time_ms=50, time_first_ms=1000, config=None, isolate=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn tournament<'py>(
-    py: Python<'py>,
-    bots: Vec<Bound<'py, PyAny>>,
-    games: Option<u64>,
-    seed: u64,
-    jobs: Option<usize>,
-    results: Option<PathBuf>,
-    resume: bool,
-    sprt: Option<&str>,
-    gauntlet: bool,
-    out_dir: Option<PathBuf>,
-    time_ms: u64,
-    time_first_ms: u64,
-    config: Option<PyRef<'_, PyConfig>>,
-    isolate: Option<bool>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let config = run_config(config, 2)?;
-    let sprt = sprt.map(str::parse::<Sprt>).transpose().map_err(value_error)?;
-    if sprt.is_some() && bots.len() != 2 {
-        return Err(PyValueError::new_err(format!("sprt compares two bots, but {} were given", bots.len())));
-    }
-    if resume && results.is_none() {
-        return Err(PyValueError::new_err("resume continues a results file: give results=PATH"));
-    }
-    let out_dir = made_dir(out_dir)?;
-    let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
-    let hosting = hosting(isolate.unwrap_or_else(|| std::env::var_os(PLUGIN_HOST_ENV).is_some()));
-    let (entrants, specs) = entrants(&bots, log_dir.as_deref(), &hosting)?;
-    let mode = if gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
-    let games = games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 });
-    let schedule = Schedule::new(entrants.len(), mode, games, seed).map_err(value_error)?;
-    let limits = limits(time_first_ms, time_ms)?;
-    let board = BoardArgs {
-        width: config.width,
-        height: config.height,
-        max_ticks: config.max_ticks,
-        rock_density: config.rock_density,
-        fault_policy: match config.fault_policy {
-            FaultPolicy::Straight => PolicyArg::Straight,
-            FaultPolicy::Eliminate => PolicyArg::Eliminate,
-        },
-        map: None,
-        time_first_ms,
-        time_ms,
-        bot_time: Vec::new(),
-        time_margin_ms: 0,
-    };
-    let t = Tournament {
-        entrants,
-        specs,
-        mode,
-        schedule,
-        options: GameOptions::new(config, None, limits, out_dir),
-        jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
-        sprt,
-        results,
-        resume,
-        replay_flags: board.to_flags(),
-        progress: ProgressMode::Log { games: 0, seconds: 0 },
-        // A Python caller resumes with resume=True; a Ctrl-C raises.
-        resume_command: None,
-        maps: None,
-        league: None,
-        pin_cpus: false,
-    };
-    let report = py.detach(|| host_tournament::run::<FastGame>(&t)).map_err(value_error)?;
-    let dict = convert::from_json(py, &report.to_json())?;
-    dict.set_item("table", report.to_table())?;
-    Ok(dict)
 }

@@ -1,5 +1,5 @@
 //! What each bot adapter costs per tick: every adapter asked, tick after
-//! tick, by a bot that answers at once, so the time measured is the
+//! tick, through the positions of one game, by a bot that answers at once, so the time measured is the
 //! adapter's own (building and sending the observation, waking the bot,
 //! reading and judging the answer), not the bot's thinking.
 //!
@@ -20,7 +20,7 @@
 use std::ffi::c_void;
 use std::time::{Duration, Instant};
 
-use lightcycles_core::{Config, Engine, Position, ReferenceGame};
+use lightcycles_core::{Action, Config, Engine, Position, ReferenceGame};
 use lightcycles_ffi::{LcBotV1, LcObservation, LC_BOT_ABI_VERSION};
 use lightcycles_plugin::{module_of, Dir, PluginBot, View};
 
@@ -169,16 +169,34 @@ pub enum Budget {
     Time(Duration),
 }
 
-/// Times answers of `bot` on `position` for `budget`, after one untimed
-/// answer; gives the ticks timed and the mean time of one.
-fn time_ticks(bot: &mut dyn Bot, position: &Position, budget: Budget) -> Result<(u32, Duration), String> {
-    let turn = Turn::new(position, 0);
+/// The positions of one seeded game on the default board, both players
+/// taking their first safe move, tick after tick: what the adapters are
+/// shown, so that each tick changes the board as a real game does.
+fn game_positions() -> Vec<Position> {
+    let mut game = ReferenceGame::seeded(&Config::default(), 0).expect("the default board");
+    let mut positions = vec![game.position()];
+    while !game.is_over() && positions.len() < 400 {
+        let moves: Vec<Action> = (0..2)
+            .map(|id| lightcycles_core::space::safe_moves(&game, id).iter().next().map_or(Action::Keep, Action::Move))
+            .collect();
+        if game.step(&moves).is_err() {
+            break;
+        }
+        positions.push(game.position());
+    }
+    positions
+}
+
+/// Times answers of `bot` to the positions of a game, in order (from the
+/// start again after the last), for `budget`, after one untimed answer;
+/// gives the ticks timed and the mean time of one.
+fn time_ticks(bot: &mut dyn Bot, positions: &[Position], budget: Budget) -> Result<(u32, Duration), String> {
     let limit = Duration::from_secs(10);
     let check = |reply: Reply| match reply {
         Reply::Line(_) => Ok(()),
         other => Err(format!("the bot gave {other:?}")),
     };
-    check(bot.answer(&turn, limit))?;
+    check(bot.answer(&Turn::new(&positions[0], 0), limit))?;
     let start = Instant::now();
     let mut ticks = 0u32;
     loop {
@@ -189,7 +207,8 @@ fn time_ticks(bot: &mut dyn Bot, position: &Position, budget: Budget) -> Result<
         if done {
             break;
         }
-        check(bot.answer(&turn, limit))?;
+        let position = &positions[(ticks as usize + 1) % positions.len()];
+        check(bot.answer(&Turn::new(position, 0), limit))?;
         ticks += 1;
     }
     Ok((ticks, start.elapsed() / ticks.max(1)))
@@ -204,8 +223,7 @@ pub fn measure(budget: Budget, host: Option<&std::path::Path>) -> Vec<Result<Ada
         Ok(dir) => dir,
         Err(e) => return vec![Err(format!("no temporary folder: {e}"))],
     };
-    let game = ReferenceGame::seeded(&Config::default(), 0).expect("the default board");
-    let position = game.position();
+    let positions = game_positions();
     let ctx = BotContext { game: 0, seat: 0, players: 2, seed: 0 };
     subjects(dir.path(), host)
         .into_iter()
@@ -213,7 +231,7 @@ pub fn measure(budget: Budget, host: Option<&std::path::Path>) -> Vec<Result<Ada
             let factory = factory.map_err(|e| format!("{adapter}: {e}"))?;
             let mut made = factory.create(&ctx).map_err(|e| format!("{adapter}: {e}"))?;
             let (ticks, per_tick) =
-                time_ticks(made.as_mut(), &position, budget).map_err(|e| format!("{adapter}: {e}"))?;
+                time_ticks(made.as_mut(), &positions, budget).map_err(|e| format!("{adapter}: {e}"))?;
             Ok(AdapterFigure { adapter, bot, ticks, per_tick })
         })
         .collect()

@@ -180,6 +180,9 @@ pub struct PlayArgs {
 /// Arguments of `lightcycles tournament`.
 #[derive(Debug, Args)]
 pub struct TournamentArgs {
+    /// Merge the results files of a tournament's shards.
+    #[command(subcommand)]
+    pub merge: Option<TournamentCommand>,
     /// The bots, 2 or more: two play a match; more play a round robin
     /// (every pair), or a gauntlet with --gauntlet.
     #[arg(value_name = "BOT", num_args = 2.., required = true)]
@@ -216,6 +219,12 @@ pub struct TournamentArgs {
     /// The first bot plays each of the others; they do not play each other.
     #[arg(long)]
     pub gauntlet: bool,
+    /// Play shard I of N (I from 0): only the games whose index is I mod N,
+    /// with the seeds and seats of the whole tournament; the results file's
+    /// header records the shard. `tournament merge` joins the shards' files.
+    #[arg(long, value_name = "I/N", conflicts_with = "sprt",
+          value_parser = clap::value_parser!(crate::tournament::shard::Shard))]
+    pub shard: Option<crate::tournament::shard::Shard>,
     /// Also write the final report as JSON to FILE.
     #[arg(long = "report", value_name = "FILE.json")]
     pub report: Option<PathBuf>,
@@ -251,7 +260,7 @@ pub struct TournamentArgs {
     /// ratings are least certain; -g is the games of the whole league.
     /// Resume it with more bots to add them (the file's bots first, in
     /// their order). Needs --results.
-    #[arg(long, requires = "results", conflicts_with_all = ["sprt", "gauntlet"])]
+    #[arg(long, requires = "results", conflicts_with_all = ["sprt", "gauntlet", "shard"])]
     pub league: bool,
     /// In a league, the game sets chosen ahead of the results: set m is
     /// chosen once sets 0 to m-LAG are counted (more lets more games run at
@@ -281,6 +290,34 @@ pub struct TournamentArgs {
     /// Resource limits and plugin isolation.
     #[command(flatten)]
     pub hosting: HostingArgs,
+}
+
+/// The `tournament` commands beside playing one.
+#[derive(Debug, Subcommand)]
+pub enum TournamentCommand {
+    /// Check that results files are the shards of one tournament (`--shard
+    /// I/N`), complete and consistent, and write the one results file and
+    /// report of the whole tournament, as one machine would have. Anything
+    /// inconsistent is an error (exit 2) and nothing is written.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `lightcycles tournament merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' results files (a retried shard may be given twice).
+    #[arg(value_name = "SHARD.jsonl", required = true)]
+    pub shards: Vec<PathBuf>,
+    /// The merged results file to write (it must not hold anything yet).
+    #[arg(short = 'o', long = "output", value_name = "ALL.jsonl", required = true)]
+    pub output: PathBuf,
+    /// Also write the report as JSON to FILE.
+    #[arg(long = "report", value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// Judge a sequential probability ratio test on the merged games (first
+    /// pairing), as `tournament --sprt` does; shards play all their games.
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", allow_hyphen_values = true)]
+    pub sprt: Option<String>,
 }
 
 /// The board, rules and time limits of every game: flags shared by `play`

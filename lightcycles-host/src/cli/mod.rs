@@ -46,7 +46,7 @@ pub struct Cli {
 }
 
 /// The commands.
-// Parsed once per process: the size of the largest variant costs nothing.
+// Parsed once per run: the size of the largest variant costs nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -59,7 +59,7 @@ pub enum Command {
     /// Play many games between bots, every seed in every seat (two seats,
     /// or a free-for-all), on seeded maps or a map pool, or run a league;
     /// report score, Elo, LOS, game pairs, SPRT and ratings.
-    #[command(after_help = tournament_help())]
+    #[command(after_help = tournament_help(), args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Tournament(TournamentArgs),
     /// Print a generated map: a picture of the board, or JSON.
     Map(MapArgs),
@@ -117,7 +117,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
         }
     };
-    if matches!(cli.command, Command::Play(_) | Command::Tournament(_)) {
+    if matches!(cli.command, Command::Play(_) | Command::Tournament(TournamentArgs { merge: None, .. })) {
         // A process that outlives the host, even one killed with SIGKILL,
         // is killed by the guard.
         crate::bot::process::contain::start_guard();

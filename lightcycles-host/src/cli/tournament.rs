@@ -1,5 +1,6 @@
 //! `lightcycles tournament`: many two-player games, every seed in both
-//! seats, with statistics, a results file and resume.
+//! seats, with statistics, a results file and resume; one shard of them
+//! (`--shard`), and the shards merged (`tournament merge`).
 
 use std::io::{IsTerminal, Write};
 
@@ -9,7 +10,7 @@ use crate::bot::process::log::LOGS_DIR;
 use crate::bot::spec;
 use crate::cli::{
     bad_input, check_players, has_plugin, preflight, stdout_failure, write_out, BoardArgs, Failure, HostingArgs,
-    TournamentArgs,
+    MergeArgs, TournamentArgs, TournamentCommand,
 };
 use crate::game::pool;
 use crate::game::run::GameOptions;
@@ -22,6 +23,9 @@ use crate::tournament::{self, Tournament};
 
 /// Runs `tournament`.
 pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    if let Some(TournamentCommand::Merge(merge)) = &args.merge {
+        return self::merge(merge, out);
+    }
     let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
     // Every place this run writes to is checked before the first game (the
     // results file is made before it, by the tournament).
@@ -128,6 +132,7 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         specs: args.bots.clone(),
         mode,
         schedule,
+        shard: args.shard,
         options: GameOptions {
             bot_limits,
             margin: args.board.margin(),
@@ -168,4 +173,31 @@ fn board_flags(board: &BoardArgs, pool: bool) -> Vec<String> {
     }
     let plain = BoardArgs { map: None, width: 48, height: 36, rock_density: 4, ..board.clone() };
     plain.to_flags()
+}
+
+/// Runs `tournament merge`: every check first, then the merged file, the
+/// report file and the table.
+fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    output::check_file(&args.output, "-o").map_err(bad_input)?;
+    if let Some(path) = &args.report {
+        output::check_file(path, "--report").map_err(bad_input)?;
+    }
+    let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| bad_input(e.to_string()))?;
+    let merged = tournament::merge::merge(&args.shards).map_err(|e| bad_input(e.to_string()))?;
+    if sprt.is_some() && merged.header.bots.len() != 2 {
+        return Err(bad_input(format!(
+            "--sprt compares two bots, but the tournament has {}",
+            merged.header.bots.len()
+        )));
+    }
+    for note in &merged.notes {
+        eprintln!("note: {note}");
+    }
+    merged.write(&args.output).map_err(|e| bad_input(e.to_string()))?;
+    let report = merged.report(sprt);
+    if let Some(path) = &args.report {
+        whole_file::write(path, (report.to_json() + "\n").as_bytes())
+            .map_err(|e| bad_input(format!("--report {}: cannot write: {e}", path.display())))?;
+    }
+    write_out(out, &report.to_table()).map_err(stdout_failure)
 }

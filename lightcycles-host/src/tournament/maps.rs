@@ -161,10 +161,7 @@ impl MapPool {
 
     /// The order rounds take the maps in, for a tournament seeded `seed`.
     pub fn map_order(&self, seed: u64) -> MapOrder {
-        match self.order {
-            Order::Sequential => MapOrder::sequential(self.maps.len(), self.start),
-            Order::Random => MapOrder::random(self.maps.len(), self.start, seed),
-        }
+        order_of_header(&self.header(), seed)
     }
 
     /// The pool as the results header records it.
@@ -207,6 +204,16 @@ impl MapPool {
                 m.config.rock_density.to_string(),
             ],
         }
+    }
+}
+
+/// The order rounds take the maps of a results header's pool in, for a
+/// tournament seeded `seed` (what `tournament merge` reads back).
+pub fn order_of_header(maps: &HeaderMaps, seed: u64) -> MapOrder {
+    if maps.order == "random" {
+        MapOrder::random(maps.maps.len(), maps.start, seed)
+    } else {
+        MapOrder::sequential(maps.maps.len(), maps.start)
     }
 }
 

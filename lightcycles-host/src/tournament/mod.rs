@@ -6,6 +6,8 @@
 //!   groups, seeds, seats, maps).
 //! - [`maps`]: map pools and the named maps shipped with LightCycles.
 //! - [`league`]: leagues, whose games go where the ratings are least certain.
+//! - [`shard`]: the games one machine of many plays (`--shard I/N`).
+//! - [`merge`]: the shards' results files made one (`tournament merge`).
 //! - [`results`]: the results file, one JSON line per game, and resuming it.
 //! - [`standings`]: counting games in index order: statistics, ratings, SPRT.
 //! - [`progress`]: the live bar or log on stderr.
@@ -18,10 +20,12 @@
 
 pub mod league;
 pub mod maps;
+pub mod merge;
 pub mod progress;
 pub mod report;
 pub mod results;
 pub mod schedule;
+pub mod shard;
 pub mod standings;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,8 +38,11 @@ use self::league::{Planner, Shared};
 use self::maps::MapPool;
 use self::progress::{Progress, ProgressMode};
 use self::report::Report;
-use self::results::{Faults, GameLine, GameResult, Header, HeaderBot, HeaderLeague, ResultsError, ResultsFile};
+use self::results::{
+    Faults, GameLine, GameResult, Header, HeaderBot, HeaderLeague, ResultsError, ResultsFile, ShardHeader,
+};
 use self::schedule::{PairingMode, Schedule, ScheduledGame};
+use self::shard::Shard;
 use self::standings::Standings;
 use crate::bot::spec::Entrant;
 use crate::game::match_loop::AnswerTimes;
@@ -57,6 +64,8 @@ pub struct Tournament {
     pub mode: PairingMode,
     /// The games.
     pub schedule: Schedule,
+    /// Play only this shard's games (`--shard I/N`).
+    pub shard: Option<Shard>,
     /// What every game is: configuration (two players), map file, time
     /// limits, replay directory.
     pub options: GameOptions,
@@ -128,6 +137,11 @@ impl Tournament {
             seats: self.schedule.seats(),
             maps: self.maps.as_ref().map(MapPool::header),
             league: self.league.map(|lag| HeaderLeague { lag }),
+            shard: self.shard.map(|s| ShardHeader {
+                index: s.index(),
+                count: s.count(),
+                games_per_pairing: self.schedule.games_per_pairing(),
+            }),
         }
     }
 
@@ -282,7 +296,11 @@ impl Counter {
 /// `resume`, the games already in the results file are counted and not
 /// played again.
 pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
-    let total = t.schedule.total_games();
+    let all = t.schedule.total_games();
+    // The games this run plays: all, or one shard's (its nth game is
+    // `game_index(n)`).
+    let total = t.shard.map_or(all, |s| s.games_of(all));
+    let game_index = |nth: u64| t.shard.map_or(nth, |s| s.game(nth));
     let names = t.names();
     let seats = t.schedule.seats();
     let map_order = t.maps.as_ref().map(|pool| pool.map_order(t.schedule.base_seed()));
@@ -294,35 +312,18 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
     // league must know every set the file holds before it chooses one).
     let mut read: Vec<GameResult> = Vec::new();
     let mut known_sets: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
-    let fixed_check = |line: &GameLine| -> Result<(), String> {
-        let scheduled = t.schedule.game(line.game);
-        let found = (line.round, line.pairing, line.seed, &line.seats);
-        if found != (scheduled.round, scheduled.pairing, scheduled.seed, &scheduled.seats) {
-            return Err(format!(
-                "game {} has round {}, pairing {}, seed {} and seats {:?}; the schedule says round {}, \
-                 pairing {}, seed {} and seats {:?}",
-                line.game,
-                line.round,
-                line.pairing,
-                line.seed,
-                line.seats,
-                scheduled.round,
-                scheduled.pairing,
-                scheduled.seed,
-                scheduled.seats
-            ));
-        }
-        Ok(())
-    };
     let mut file = match &t.results {
         Some(path) if t.resume => Some(ResultsFile::resume(path, &t.header(), |line: GameLine| {
-            if line.game >= total {
+            if line.game >= all {
                 // Played under a larger -g: kept in the file, not counted here.
                 beyond += 1;
                 return Ok(());
             }
+            if let Some(shard) = t.shard.filter(|s| !s.contains(line.game)) {
+                return Err(format!("game {} is not one of shard {shard}'s games", line.game));
+            }
             match &shared {
-                None => fixed_check(&line)?,
+                None => line.check_scheduled(&t.schedule)?,
                 Some(shared) => {
                     let set = line.game / seats as u64;
                     let group = league::group_of_line(&line.seats, line.game)?;
@@ -351,10 +352,12 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
                     known_sets.insert(set, group);
                 }
             }
-            if done.contains(line.game) {
+            // Shard games are numbered n = (k - I) / N in `done`.
+            let nth = t.shard.map_or(line.game, |s| line.game / s.count());
+            if done.contains(nth) {
                 return Err(format!("game {} is in the file twice", line.game));
             }
-            done.insert(line.game);
+            done.insert(nth);
             done_count += 1;
             read.push(line.result());
             Ok(())
@@ -370,7 +373,13 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
             planner.start(&standings, shared);
             Counter::League(Box::new(planner), standings)
         }
-        _ => Counter::Fixed(Standings::new(&t.schedule, t.entrants.len(), t.sprt)),
+        _ => {
+            let standings = Standings::new(&t.schedule, t.entrants.len(), t.sprt);
+            Counter::Fixed(match t.shard {
+                Some(shard) => standings.of_shard(shard),
+                None => standings,
+            })
+        }
     };
     for result in read {
         counter.add(result, shared.as_ref());
@@ -394,11 +403,11 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
         None => Source::Fixed(&t.schedule),
     };
     let pinned = pool::Pinning::new(t.pin_cpus);
-    let play = |game| {
-        if done.contains(game) {
+    let play = |nth| {
+        if done.contains(nth) {
             return None;
         }
-        let scheduled = source.game(game)?;
+        let scheduled = source.game(game_index(nth))?;
         pinned.pin_this_worker();
         let options = t.game_options(&scheduled);
         let result = run::play_game::<E>(&t.entrants, &options, scheduled.plan(), &mut run::unwatched);
@@ -478,7 +487,7 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
         return Err(e);
     }
     let standings = counter.finish();
-    let mut report = Report::new(&t.schedule, t.mode, &standings, &names, &t.specs);
+    let mut report = Report::new(&t.schedule, t.mode, &standings, &names, &t.specs).of_shard(t.shard);
     report.league = t.league.is_some();
     Ok(report)
 }

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::results::Faults;
 use super::schedule::{PairingMode, Schedule};
+use super::shard::Shard;
 use super::standings::{Rating, SprtDecision, Standings};
 use crate::io::untrusted::terminal_text;
 use crate::stats::{signed, EloEstimate, Pentanomial, Trinomial};
@@ -27,8 +28,11 @@ pub struct Report {
     pub seed: u64,
     /// Games per pairing asked for (`-g`).
     pub games_per_pairing: u64,
-    /// Games in the schedule.
+    /// Games in the schedule (of the shard, for one shard's run).
     pub games_scheduled: u64,
+    /// The shard, `I/N`, when the run played one shard's games only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
     /// Games finished and counted.
     pub games_played: u64,
     /// Each bot, in the order given.
@@ -166,6 +170,7 @@ impl Report {
             seed: schedule.base_seed(),
             games_per_pairing: schedule.games_per_pairing(),
             games_scheduled: schedule.total_games(),
+            shard: None,
             games_played: standings.counted(),
             bots,
             pairings,
@@ -173,6 +178,15 @@ impl Report {
             seats: schedule.seats(),
             league: false,
         }
+    }
+
+    /// The report of one shard's run: its games are the shard's.
+    pub fn of_shard(mut self, shard: Option<Shard>) -> Report {
+        if let Some(shard) = shard {
+            self.games_scheduled = shard.games_of(self.games_scheduled);
+            self.shard = Some(shard.to_string());
+        }
+        self
     }
 
     /// The report as JSON, one object.
@@ -192,8 +206,9 @@ impl Report {
         let seats = if self.seats > 2 { format!(", free-for-all of {} seats", self.seats) } else { String::new() };
         let _ = writeln!(
             out,
-            "Tournament of {} bots ({kind}{seats}), {} of {} games played, seeds from {}",
+            "Tournament of {} bots ({kind}{seats}){}, {} of {} games played, seeds from {}",
             self.bots.len(),
+            self.shard.as_ref().map_or(String::new(), |s| format!(", shard {s}")),
             self.games_played,
             self.games_scheduled,
             self.seed

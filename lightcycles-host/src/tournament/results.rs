@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::schedule::{PairingMode, ScheduledGame};
+use super::schedule::{PairingMode, Schedule, ScheduledGame};
 use crate::game::match_loop::FaultCounts;
 use crate::io::input::{self, InputError};
 
@@ -129,6 +129,24 @@ pub struct Header {
     /// A league (`--league`), when this is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub league: Option<HeaderLeague>,
+    /// The shard of a tournament split over machines (`--shard I/N`): the
+    /// games this file holds are those whose index is `I mod N`. Left out
+    /// of an unsharded run's header, which is what `tournament merge` writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardHeader>,
+}
+
+/// What a shard's header says of it: which shard, and how many games per
+/// pairing the whole tournament plays, so that a merge can tell a shard
+/// that is complete from one that stopped short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardHeader {
+    /// `I`: the shard's games are those whose index is `I mod N`.
+    pub index: u64,
+    /// `N`: the shards of the tournament.
+    pub count: u64,
+    /// Games per pairing of the whole tournament (`-g`).
+    pub games_per_pairing: u64,
 }
 
 /// Faults of one seat in one game.
@@ -222,6 +240,20 @@ impl GameLine {
             placements,
             faults: self.faults.clone(),
         }
+    }
+
+    /// Checks that the line is the game `schedule` gives its index: the
+    /// same round, pairing, seed and seats.
+    pub fn check_scheduled(&self, schedule: &Schedule) -> Result<(), String> {
+        let s = schedule.game(self.game);
+        if (self.round, self.pairing, self.seed, &self.seats) == (s.round, s.pairing, s.seed, &s.seats) {
+            return Ok(());
+        }
+        Err(format!(
+            "game {} has round {}, pairing {}, seed {} and seats {:?}; the schedule says round {}, pairing {}, \
+             seed {} and seats {:?}",
+            self.game, self.round, self.pairing, self.seed, self.seats, s.round, s.pairing, s.seed, s.seats
+        ))
     }
 
     /// Checks a line read from a file against the file's header: its seats
@@ -369,46 +401,26 @@ impl ResultsFile {
             }
             Err(source) => return Err(ResultsError::Input { path: path.to_path_buf(), source }),
         };
-        let damaged = |line: u64, problem: String| ResultsError::Damaged { path: path.to_path_buf(), line, problem };
         let header_line = serde_json::to_string(header).expect("a header serializes") + "\n";
-        let cap = input::RESULTS_LINE.max_bytes;
-        let mut reader = BufReader::new(&file);
-        let mut buf = Vec::new();
-        let mut complete_len = 0u64;
-        let mut line_no = 0u64;
-        loop {
-            buf.clear();
-            let n = (&mut reader).take(cap + 1).read_until(b'\n', &mut buf).map_err(io)?;
-            if n == 0 {
-                break;
-            }
-            if buf.last() != Some(&b'\n') {
-                if n as u64 > cap {
-                    return Err(damaged(
-                        line_no + 1,
-                        format!("longer than {}, the most a results line may hold", input::size_text(cap)),
-                    ));
+        let scanned = scan(
+            path,
+            &file,
+            // A header cut off must be the start of this one's (the host was
+            // killed while starting the tournament).
+            |torn| header_line.as_bytes().starts_with(torn),
+            |line_no, text| {
+                let damaged =
+                    |problem: String| ResultsError::Damaged { path: path.to_path_buf(), line: line_no, problem };
+                if line_no == 1 {
+                    return check_header(header, text).map_err(|e| e.at(path));
                 }
-                // A last line without its newline: the host was killed while
-                // writing it. A header must be the start of this one's.
-                if line_no == 0 && !header_line.as_bytes().starts_with(&buf) {
-                    return Err(damaged(1, "not a tournament header (and not the start of this one's)".into()));
-                }
-                break;
-            }
-            line_no += 1;
-            let text = std::str::from_utf8(&buf).map_err(|_| damaged(line_no, "not UTF-8 text".into()))?.trim_end();
-            if line_no == 1 {
-                check_header(header, text).map_err(|e| e.at(path))?;
-            } else {
                 let game: GameLine =
-                    serde_json::from_str(text).map_err(|e| damaged(line_no, format!("not a game record: {e}")))?;
-                game.check(header).map_err(|problem| damaged(line_no, problem))?;
-                on_game(game).map_err(|problem| damaged(line_no, problem))?;
-            }
-            complete_len += n as u64;
-        }
-        drop(reader);
+                    serde_json::from_str(text).map_err(|e| damaged(format!("not a game record: {e}")))?;
+                game.check(header).map_err(damaged)?;
+                on_game(game).map_err(damaged)
+            },
+        )?;
+        let (complete_len, line_no) = (scanned.complete_len, scanned.lines);
         let mut results = ResultsFile { path: path.to_path_buf(), file };
         results.file.set_len(complete_len).map_err(io)?;
         results.file.seek(SeekFrom::End(0)).map_err(io)?;
@@ -434,6 +446,100 @@ impl ResultsFile {
     }
 }
 
+/// What [`scan`] found: the length of the complete lines, how many there
+/// are, and whether a last line without its newline followed them.
+struct Scanned {
+    complete_len: u64,
+    lines: u64,
+    torn: bool,
+}
+
+/// Reads a results file line by line, each up to [`input::RESULTS_LINE`],
+/// handing every complete line (from 1, newline cut) to `on_line`. A last
+/// line without its newline is left out (the host was killed while writing
+/// it); when it is the first line, `torn_header_ok` must accept it.
+fn scan(
+    path: &Path,
+    file: &File,
+    torn_header_ok: impl Fn(&[u8]) -> bool,
+    mut on_line: impl FnMut(u64, &str) -> Result<(), ResultsError>,
+) -> Result<Scanned, ResultsError> {
+    let io = |source| ResultsError::Io { path: path.to_path_buf(), source };
+    let damaged = |line: u64, problem: String| ResultsError::Damaged { path: path.to_path_buf(), line, problem };
+    let cap = input::RESULTS_LINE.max_bytes;
+    let mut reader = BufReader::new(file);
+    let mut buf = Vec::new();
+    let mut scanned = Scanned { complete_len: 0, lines: 0, torn: false };
+    loop {
+        buf.clear();
+        let n = (&mut reader).take(cap + 1).read_until(b'\n', &mut buf).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        if buf.last() != Some(&b'\n') {
+            if n as u64 > cap {
+                return Err(damaged(
+                    scanned.lines + 1,
+                    format!("longer than {}, the most a results line may hold", input::size_text(cap)),
+                ));
+            }
+            if scanned.lines == 0 && !torn_header_ok(&buf) {
+                return Err(damaged(1, "not a tournament header (and not the start of this one's)".into()));
+            }
+            scanned.torn = true;
+            break;
+        }
+        scanned.lines += 1;
+        let text = std::str::from_utf8(&buf).map_err(|_| damaged(scanned.lines, "not UTF-8 text".into()))?.trim_end();
+        on_line(scanned.lines, text)?;
+        scanned.complete_len += n as u64;
+    }
+    Ok(scanned)
+}
+
+/// A results file read back whole and left untouched (for `tournament
+/// merge`): its header and its game lines, each checked against the header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contents {
+    /// The header line.
+    pub header: Header,
+    /// The game lines with their line numbers (from 1), in file order.
+    pub games: Vec<(u64, GameLine)>,
+    /// Whether a last line without its newline was left out: the run was
+    /// killed while writing it.
+    pub torn: bool,
+}
+
+/// Reads the results file `path` without changing it. It must hold at least
+/// a complete header of this format; every game line must agree with it.
+pub fn read(path: &Path) -> Result<Contents, ResultsError> {
+    let file = match input::open_regular(path, false) {
+        Ok((file, _)) => file,
+        Err(source) => return Err(ResultsError::Input { path: path.to_path_buf(), source }),
+    };
+    let damaged = |line: u64, problem: String| ResultsError::Damaged { path: path.to_path_buf(), line, problem };
+    let mut header: Option<Header> = None;
+    let mut games = Vec::new();
+    let scanned = scan(
+        path,
+        &file,
+        |_| false,
+        |line_no, text| {
+            let Some(header) = &header else {
+                header = Some(parse_header(text).map_err(|e| e.at(path))?);
+                return Ok(());
+            };
+            let game: GameLine =
+                serde_json::from_str(text).map_err(|e| damaged(line_no, format!("not a game record: {e}")))?;
+            game.check(header).map_err(|problem| damaged(line_no, problem))?;
+            games.push((line_no, game));
+            Ok(())
+        },
+    )?;
+    let header = header.ok_or_else(|| damaged(1, "empty: no tournament header".into()))?;
+    Ok(Contents { header, games, torn: scanned.torn })
+}
+
 /// Why a header line is not this tournament's.
 enum HeaderProblem {
     /// Not a header at all.
@@ -453,10 +559,24 @@ impl HeaderProblem {
 }
 
 /// Compares the header line found in a file with this tournament's, field
-/// by field, and names every difference. The line is read into typed
-/// fields (never into a generic JSON tree, whose memory could be many
-/// times the line's).
+/// by field, and names every difference.
 fn check_header(expected: &Header, line: &str) -> Result<(), HeaderProblem> {
+    let found = parse_header(line)?;
+    let differences: Vec<String> = header_differences(&found, expected)
+        .into_iter()
+        .map(|(key, have, want)| format!("{key} is {have} in the file, {want} here"))
+        .collect();
+    if differences.is_empty() {
+        Ok(())
+    } else {
+        Err(HeaderProblem::Differs(differences.join("; ")))
+    }
+}
+
+/// Reads a header line into typed fields (never into a generic JSON tree,
+/// whose memory could be many times the line's); a line of another format
+/// says so.
+fn parse_header(line: &str) -> Result<Header, HeaderProblem> {
     /// The format alone, the rest skipped: a file of another format says so.
     #[derive(Deserialize)]
     struct Format {
@@ -469,15 +589,20 @@ fn check_header(expected: &Header, line: &str) -> Result<(), HeaderProblem> {
         let shown = format.map_or("missing".to_string(), |f| format!("{:?}", clip(&f)));
         return Err(HeaderProblem::Damaged(format!("format {shown} is not {FORMAT:?}")));
     }
-    let found: Header =
-        serde_json::from_str(line).map_err(|e| HeaderProblem::Damaged(format!("not a tournament header: {e}")))?;
+    serde_json::from_str(line).map_err(|e| HeaderProblem::Damaged(format!("not a tournament header: {e}")))
+}
+
+/// The fields in which header `found` differs from `expected`: each with
+/// its JSON in `found` and in `expected`, clipped for a message.
+pub fn header_differences(found: &Header, expected: &Header) -> Vec<(&'static str, String, String)> {
     let mut differences = Vec::new();
-    let mut compare = |key: &str, have: serde_json::Result<String>, want: serde_json::Result<String>, same: bool| {
-        if !same {
-            let (have, want) = (have.expect("a header field serializes"), want.expect("a header field serializes"));
-            differences.push(format!("{key} is {} in the file, {} here", clip(&have), clip(&want)));
-        }
-    };
+    let mut compare =
+        |key: &'static str, have: serde_json::Result<String>, want: serde_json::Result<String>, same: bool| {
+            if !same {
+                let (have, want) = (have.expect("a header field serializes"), want.expect("a header field serializes"));
+                differences.push((key, clip(&have), clip(&want)));
+            }
+        };
     macro_rules! field {
         ($name:ident) => {
             compare(
@@ -511,11 +636,8 @@ fn check_header(expected: &Header, line: &str) -> Result<(), HeaderProblem> {
     field!(seats);
     field!(maps);
     field!(league);
-    if differences.is_empty() {
-        Ok(())
-    } else {
-        Err(HeaderProblem::Differs(differences.join("; ")))
-    }
+    field!(shard);
+    differences
 }
 
 /// Text cut to 120 characters, with `…` when cut.

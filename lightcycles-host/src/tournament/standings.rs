@@ -12,6 +12,7 @@ use skillratings::{MultiTeamOutcome, Outcomes};
 
 use super::results::{Faults, GameResult};
 use super::schedule::Schedule;
+use super::shard::Shard;
 use crate::stats::{GameScore, Hypothesis, Pentanomial, Sprt, Trinomial};
 
 /// One pairing's games, from its first bot's side.
@@ -102,6 +103,9 @@ pub struct Standings {
     sprt: Option<SprtState>,
     /// The next index to count.
     next: u64,
+    /// The distance from one game counted to the next: 1, or `N` for the
+    /// games of shard `I/N` (which counts `I`, `I + N`, …).
+    stride: u64,
     /// Finished games waiting for an earlier one.
     waiting: BTreeMap<u64, GameResult>,
     counted: u64,
@@ -120,6 +124,7 @@ impl Standings {
             sprt: sprt.map(|sprt| SprtState { sprt, decision: None }),
             seats: schedule.seats(),
             next: 0,
+            stride: 1,
             waiting: BTreeMap::new(),
             counted: 0,
         }
@@ -134,6 +139,7 @@ impl Standings {
             sprt: None,
             seats,
             next: 0,
+            stride: 1,
             waiting: BTreeMap::new(),
             counted: 0,
         }
@@ -151,13 +157,21 @@ impl Standings {
         self.next
     }
 
+    /// The standings of one shard's games: games of other shards are not
+    /// waited for.
+    pub fn of_shard(mut self, shard: Shard) -> Standings {
+        self.next = shard.index();
+        self.stride = shard.count();
+        self
+    }
+
     /// Takes a finished game; it is counted once every game before it has
     /// been, or is known never to come ([`Standings::finish`]).
     pub fn add(&mut self, game: GameResult) {
         self.waiting.insert(game.game, game);
         while let Some(game) = self.waiting.remove(&self.next) {
             self.count(&game);
-            self.next += 1;
+            self.next += self.stride;
         }
     }
 
@@ -166,7 +180,7 @@ impl Standings {
     pub fn finish(&mut self) {
         for (_, game) in std::mem::take(&mut self.waiting) {
             self.count(&game);
-            self.next = game.game + 1;
+            self.next = game.game + self.stride;
         }
     }
 

@@ -4,7 +4,8 @@ The engine (``Game``, the fast bitboard engine proven equal to the rule
 book's reference), maps and replays come from ``lightcycles-core``; ``play``
 and ``tournament`` are the match loop of ``lightcycles-host``, in process;
 ``lightcycles.env`` holds a PettingZoo ``ParallelEnv`` and the batched
-``VectorEnv``. The rules are those of docs/RULES.md in the repository.
+``VectorEnv``; ``lightcycles.distributed`` plays a tournament's shards on a
+Ray cluster. The rules are those of docs/RULES.md in the repository.
 """
 
 from lightcycles._lightcycles import (
@@ -16,7 +17,9 @@ from lightcycles._lightcycles import (
     Replay,
     ReplayMismatch,
     VectorEnv,
+    check_bots,
     generate_map,
+    merge_results,
     play,
     tournament,
 )
@@ -34,7 +37,9 @@ __all__ = [
     "Replay",
     "ReplayMismatch",
     "VectorEnv",
+    "check_bots",
     "generate_map",
+    "merge_results",
     "play",
     "tournament",
 ]

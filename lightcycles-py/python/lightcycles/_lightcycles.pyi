@@ -138,7 +138,22 @@ def tournament(
     time_first_ms: int = 1000,
     config: Optional[Config] = None,
     isolate: Optional[bool] = None,
+    shard: Optional[Union[str, Tuple[int, int]]] = None,
+    log_seconds: int = 0,
 ) -> Dict[str, Any]: ...
+def merge_results(
+    shards: Sequence[Union[str, PathLike[str]]],
+    output: Union[str, PathLike[str]],
+    sprt: Optional[str] = None,
+    report: Optional[Union[str, PathLike[str]]] = None,
+) -> Dict[str, Any]: ...
+def check_bots(
+    bots: Sequence[Bot],
+    seed: int = 0,
+    time_first_ms: int = 1000,
+    config: Optional[Config] = None,
+    isolate: Optional[bool] = None,
+) -> None: ...
 
 class VectorEnv:
     def __init__(self, num_envs: int, config: Optional[Config] = None, seed: int = 0) -> None: ...

@@ -29,6 +29,8 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use crate::bot::process::log::{BotLog, LogPlace};
 use crate::bot::process::sandbox::Sandbox;
@@ -52,12 +54,21 @@ pub fn interpreter() -> OsString {
 
 /// Makes a bot for each game and seat: the adapter process running the
 /// file, spoken to as a [`NumberedBot`].
-#[derive(Clone, Debug)]
+///
+/// From the second game on, the process of the next game is started while
+/// the current one plays (a spare): a game then begins with an interpreter
+/// that has started and loaded `main.py` already, in a process of its own,
+/// so no module state passes from one game to the next. Its log is named
+/// when it is given its game; what it wrote before (an import's `print`)
+/// goes there then.
+#[derive(Debug)]
 pub struct PythonFactory {
     path: PathBuf,
     python: OsString,
     log: Option<LogPlace>,
     sandbox: Sandbox,
+    spare: Mutex<Option<BotProcess>>,
+    made: AtomicU64,
 }
 
 impl PythonFactory {
@@ -69,33 +80,80 @@ impl PythonFactory {
             Ok(_) => return Err(format!("{} is not a file", path.display())),
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         }
-        let python = interpreter();
-        check_python3(&python)?;
-        Ok(PythonFactory { path: path.to_path_buf(), python, log, sandbox })
+        let python = check_python3(&interpreter())?;
+        Ok(PythonFactory {
+            path: path.to_path_buf(),
+            python,
+            log,
+            sandbox,
+            spare: Mutex::new(None),
+            made: AtomicU64::new(0),
+        })
+    }
+
+    /// The adapter process for `main.py`, its stderr to `log`.
+    fn spawn(&self, log: BotLog) -> Result<BotProcess, BotError> {
+        let mut command = Command::new(&self.python);
+        command.arg("-c").arg(ADAPTER).arg(&self.path);
+        let what = self.path.display().to_string();
+        BotProcess::spawn(command, &self.sandbox, PROTOCOL_LINE_CAP, log, &what)
+    }
+
+    /// The spare started ahead, if it is there and still running.
+    fn take_spare(&self) -> Option<BotProcess> {
+        let mut spare = self.spare.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()?;
+        (!spare.is_gone()).then_some(spare)
+    }
+
+    /// Starts the spare for the next game, unless one is waiting already.
+    fn start_spare(&self) {
+        let mut slot = self.spare.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if slot.is_none() {
+            let log = if self.log.is_some() { BotLog::unplaced() } else { BotLog::discard() };
+            *slot = self.spawn(log).ok();
+        }
     }
 }
 
-/// Checks that `python` runs and is Python 3.
-fn check_python3(python: &OsString) -> Result<(), String> {
+/// Checks that `python` runs and is Python 3, and gives the interpreter it
+/// runs (`sys.executable`): a `python3` found through a version manager's
+/// shim (pyenv's costs some 50 ms a start) is resolved once per run, not
+/// once per game.
+fn check_python3(python: &OsString) -> Result<OsString, String> {
     let shown = python.to_string_lossy();
     let out = Command::new(python)
-        .args(["-c", "import sys; print(sys.version_info[0])"])
+        .args(["-c", "import sys; print(sys.version_info[0]); print(sys.executable)"])
         .output()
         .map_err(|e| format!("cannot run {shown} for Python bots ({e}); set {PYTHON_ENV} to a Python 3 interpreter"))?;
-    if !out.status.success() || out.stdout.trim_ascii() != b"3" {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    if !out.status.success() || lines.next() != Some("3") {
         return Err(format!("{shown} is not a working Python 3; set {PYTHON_ENV} to a Python 3 interpreter"));
     }
-    Ok(())
+    // An interpreter that cannot say where it is (embedded) is run as named.
+    Ok(match lines.next().map(str::trim) {
+        Some(path) if !path.is_empty() && Path::new(path).is_file() => OsString::from(path),
+        _ => python.clone(),
+    })
 }
 
 impl BotFactory for PythonFactory {
     fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
-        let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
-        let mut command = Command::new(&self.python);
-        command.arg("-c").arg(ADAPTER).arg(&self.path);
-        let what = self.path.display().to_string();
-        let process = BotProcess::spawn(command, &self.sandbox, PROTOCOL_LINE_CAP, log, &what)?;
-        Ok(Box::new(NumberedBot::new(process, false, "get_move raised ")))
+        let earlier = self.made.fetch_add(1, Ordering::Relaxed);
+        let process = match self.take_spare() {
+            Some(process) => {
+                if let Some(place) = &self.log {
+                    process.log().place(place.path(ctx.game, ctx.seat));
+                }
+                process
+            }
+            None => self.spawn(BotLog::open(self.log.as_ref(), ctx.game, ctx.seat))?,
+        };
+        // A factory asked once (a probe, a one-game run) starts no spare.
+        if earlier > 0 {
+            self.start_spare();
+        }
+        Ok(Box::new(NumberedBot::new(process, false, "get_move raised ").with_deltas()))
     }
 }
 
@@ -222,6 +280,99 @@ mod tests {
         );
         assert_eq!(replies, vec![line("E"), line("E")]);
         assert!(log.contains("S\nS\n"), "{log}");
+    }
+
+    /// Every tick, `get_move` is given exactly the observation the whole
+    /// JSON gives (key order and all), though after the first tick only
+    /// what changed is sent: also after the bot scribbled on its dict, and
+    /// after a tick it was too slow for (requests waited and were applied
+    /// together).
+    #[test]
+    fn get_move_sees_the_whole_observation_every_tick() {
+        let dir = tempfile::tempdir().unwrap();
+        let seen = dir.path().join("seen.jsonl");
+        let body = format!(
+            "import json, time\n\
+             def get_move(obs):\n\
+             \x20   with open({seen:?}, 'a') as f:\n\
+             \x20       f.write(json.dumps(obs, separators=(',', ':')) + '\\n')\n\
+             \x20   obs['grid'][0][0] = 99\n\
+             \x20   obs['grid'][3].clear()\n\
+             \x20   obs['players'][0]['x'] = -5\n\
+             \x20   if obs['tick'] == 4:\n\
+             \x20       time.sleep(0.4)\n\
+             \x20   return 'N'\n"
+        );
+        let path = bot_file(dir.path(), &body);
+        let factory = PythonFactory::new(&path, None, Sandbox::default()).unwrap();
+        let mut bot = factory.create(&BotContext { game: 0, seat: 1, players: 2, seed: 0 }).unwrap();
+        let config = Config { width: 24, height: 20, ..Config::default() };
+        let mut game = ReferenceGame::seeded(&config, 5).unwrap();
+        let mut expected = Vec::new();
+        for tick in 1..=12u32 {
+            let position = game.position();
+            // Tick 4 takes the bot 400 ms: ticks 4 and 5 time out, and the
+            // requests of ticks 5 and 6 wait for it together.
+            let limit = Duration::from_millis(if tick == 4 || tick == 5 { 100 } else { 5000 });
+            let reply = bot.answer(&Turn::new(&position, 1), limit);
+            expected.push((tick, Turn::new(&position, 1).observation().to_json(), reply));
+            // Both ride on while they can, so the board changes every tick.
+            let moves: Vec<lightcycles_core::Action> = (0..2)
+                .map(|id| {
+                    let safe = lightcycles_core::space::safe_moves(&game, id);
+                    safe.iter().next().map_or(lightcycles_core::Action::Keep, lightcycles_core::Action::Move)
+                })
+                .collect();
+            game.step(&moves).unwrap();
+            if game.is_over() {
+                break;
+            }
+        }
+        drop(bot);
+        let seen = std::fs::read_to_string(&seen).unwrap();
+        let seen: Vec<&str> = seen.lines().collect();
+        assert!(expected.len() >= 8, "the game lasts: {}", expected.len());
+        assert_eq!((&expected[3].2, &expected[4].2), (&Reply::Timeout, &Reply::Timeout), "ticks 4 and 5 were late");
+        let answered: Vec<&(u32, String, Reply)> = expected.iter().filter(|e| e.2 == line("N")).collect();
+        // The bot saw tick 4 (late) and every tick it answered in time.
+        for (tick, json, _) in answered {
+            assert!(seen.contains(&json.as_str()), "tick {tick}: not seen as\n{json}\nseen:\n{}", seen.join("\n"));
+        }
+        assert!(seen.contains(&expected[3].1.as_str()), "tick 4 was seen");
+    }
+
+    /// Each game has a fresh process (module state starts anew), the next
+    /// one started ahead with its import-time output in its own game's
+    /// log, and the spare left when the factory goes is ended with it.
+    #[test]
+    fn every_game_gets_a_fresh_process_started_ahead() {
+        let dir = tempfile::tempdir().unwrap();
+        let pids = dir.path().join("pids");
+        let body = format!(
+            "import os\nprint('loaded', os.getpid())\nwith open({pids:?}, 'a') as f:\n    f.write(str(os.getpid()) + '\\n')\n\
+             calls = 0\ndef get_move(obs):\n    global calls\n    calls += 1\n    return 'NESW'[calls % 4]\n"
+        );
+        let path = bot_file(dir.path(), &body);
+        let place = LogPlace { dir: dir.path().join("logs"), name: "main".into() };
+        let factory = PythonFactory::new(&path, Some(place.clone()), Sandbox::default()).unwrap();
+        let game = ReferenceGame::seeded(&Config::default(), 9).unwrap();
+        let position = game.position();
+        for g in 0..4u64 {
+            let mut bot = factory.create(&BotContext { game: g, seat: 1, players: 2, seed: 0 }).unwrap();
+            let first = bot.answer(&Turn::new(&position, 1), Duration::from_secs(5));
+            assert_eq!(first, line("E"), "game {g}: get_move's first call in a fresh module");
+            drop(bot);
+            let log = std::fs::read_to_string(place.path(g, 1)).unwrap();
+            assert!(log.starts_with("loaded "), "game {g}: {log}");
+        }
+        let spare_started = std::fs::read_to_string(&pids).unwrap().lines().count();
+        assert_eq!(spare_started, 5, "four games and one spare");
+        drop(factory);
+        std::thread::sleep(Duration::from_millis(200));
+        for pid in std::fs::read_to_string(&pids).unwrap().lines() {
+            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            assert!(state.is_empty() || state.contains(") Z "), "process {pid} is still running: {state}");
+        }
     }
 
     #[test]

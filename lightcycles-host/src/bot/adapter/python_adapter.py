@@ -6,12 +6,17 @@ descriptors that were stdin and stdout when the script started. The bot
 never sees them: its stdin is /dev/null, and its stdout (`print`) goes with
 its stderr (tracebacks) to its log.
 
-  host -> adapter   "<seq> <observation JSON>\\n"
+  host -> adapter   "<seq> <observation JSON>\\n"           the whole observation
+                    "<seq> +<what changed, JSON>\\n"         or what changed since the last
   adapter -> host   {"seq": <seq>, "move": "<what get_move returned>"}
                     {"seq": <seq>, "error": "<the exception>"}
 
-When several observations are waiting, only the newest is answered: the
-host gave up on the others already. A `get_move` that returns something
+What changed is {"tick": T, "players": [...], "cells": [x, y, v, ...]}: the
+adapter keeps the board and rebuilds the observation the whole JSON would
+give, key for key, with a fresh dict and fresh rows each tick (a bot may
+change what it is given). When several requests are waiting, every one is
+applied in order and only the newest is answered: the host gave up on the
+others already. A `get_move` that returns something
 other than a string answers "<type>: <repr>", never a move. An exception in
 `get_move` is reported as an error for that tick and the bot plays on;
 an exception while loading main.py, or a `get_move` that calls sys.exit,
@@ -63,8 +68,9 @@ def load_bot(path):
     return get_move
 
 
-def newest_requests(fd):
-    """Yields the newest complete request line each time one is waiting."""
+def waiting_requests(fd):
+    """Yields the complete request lines waiting, as a list, each time at
+    least one is."""
     buf = b""
     while True:
         chunk = os.read(fd, 1 << 16)
@@ -78,7 +84,37 @@ def newest_requests(fd):
             buf += chunk
         *complete, buf = buf.split(b"\n")
         if complete:
-            yield complete[-1]
+            yield complete
+
+
+class Observations:
+    """The observations of one game, from whole ones and from what changed."""
+
+    def __init__(self):
+        self.base = None  # the last whole observation: its keys and constants
+        self.grid = None  # the board as last sent, this adapter's own
+
+    def read(self, body):
+        """The observation of a request body: a fresh dict."""
+        if body[:1] != b"+":
+            obs = json.loads(body)
+            self.base = obs
+            self.grid = [row[:] for row in obs["grid"]]
+            return obs
+        change = json.loads(body[1:])
+        grid = self.grid
+        cells = change["cells"]
+        for i in range(0, len(cells), 3):
+            grid[cells[i + 1]][cells[i]] = cells[i + 2]
+        obs = {}
+        for key in self.base:
+            if key == "grid":
+                obs[key] = [row[:] for row in grid]
+            elif key in change:
+                obs[key] = change[key]
+            else:
+                obs[key] = self.base[key]
+        return obs
 
 
 def send(fd, reply):
@@ -101,10 +137,12 @@ def main():
         sys.exit("usage: python3 -c <lightcycles adapter> PATH/main.py")
     proto_in, proto_out = take_protocol_descriptors()
     get_move = load_bot(sys.argv[1])
-    for line in newest_requests(proto_in):
-        seq_text, _, body = line.partition(b" ")
+    observations = Observations()
+    for lines in waiting_requests(proto_in):
+        for line in lines:
+            seq_text, _, body = line.partition(b" ")
+            obs = observations.read(body)
         seq = int(seq_text)
-        obs = json.loads(body)
         try:
             result = get_move(obs)
         except Exception as e:

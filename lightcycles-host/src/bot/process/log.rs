@@ -44,7 +44,10 @@ pub fn log_path(dir: &Path, game: u64, seat: usize, name: &str) -> PathBuf {
 
 #[derive(Debug)]
 struct Capped {
-    path: PathBuf,
+    /// The file; `None` until a bot started ahead of its game is given its
+    /// game ([`BotLog::place`]): what it writes before is held here.
+    path: Option<PathBuf>,
+    held: Vec<u8>,
     /// Opened on the first write, so a bot with nothing to say leaves no file.
     file: Option<File>,
     written: u64,
@@ -55,12 +58,12 @@ struct Capped {
 impl Capped {
     fn file(&mut self) -> Option<&mut File> {
         if self.file.is_none() && !self.cut {
-            let opened =
-                self.path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| File::create(&self.path));
+            let path = self.path.as_ref()?;
+            let opened = path.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| File::create(path));
             match opened {
                 Ok(file) => self.file = Some(file),
                 Err(e) => {
-                    let message = format!("cannot write the bot log {}: {e}", self.path.display());
+                    let message = format!("cannot write the bot log {}: {e}", path.display());
                     eprintln!("warning: {message}");
                     crate::io::output::record_failure(message);
                     self.cut = true;
@@ -68,6 +71,18 @@ impl Capped {
             }
         }
         self.file.as_mut()
+    }
+
+    /// Writes `bytes` to the file, or holds them while there is none yet.
+    fn put(&mut self, bytes: &[u8]) -> bool {
+        if self.path.is_none() {
+            self.held.extend_from_slice(bytes);
+            return true;
+        }
+        match self.file() {
+            Some(file) => file.write_all(bytes).is_ok(),
+            None => true,
+        }
     }
 }
 
@@ -90,7 +105,15 @@ impl BotLog {
     /// ends with exit 2 once its games are played
     /// ([`crate::io::output::record_failure`]).
     pub fn at(path: PathBuf) -> BotLog {
-        BotLog { file: Some(Arc::new(Mutex::new(Capped { path, file: None, written: 0, cut: false }))) }
+        BotLog {
+            file: Some(Arc::new(Mutex::new(Capped {
+                path: Some(path),
+                held: Vec::new(),
+                file: None,
+                written: 0,
+                cut: false,
+            }))),
+        }
     }
 
     /// The log of `place` for one game and seat, or nowhere when there is no
@@ -113,17 +136,48 @@ impl BotLog {
         }
         let room = LOG_CAP_BYTES.saturating_sub(log.written);
         let take = bytes.len().min(room as usize);
-        let Some(file) = log.file() else { return };
-        let mut ok = file.write_all(&bytes[..take]).is_ok();
+        let mut ok = log.put(&bytes[..take]);
         if take < bytes.len() {
             let note = format!("\n[lightcycles] log cut at {LOG_CAP_BYTES} bytes; the rest is discarded\n");
-            ok &= file.write_all(note.as_bytes()).is_ok();
+            ok &= log.put(note.as_bytes());
             log.cut = true;
         }
         log.written += take as u64;
         if !ok {
             log.cut = true;
-            crate::io::output::record_failure(format!("cannot write the bot log {}", log.path.display()));
+            let shown = log.path.as_ref().map_or_else(String::new, |p| p.display().to_string());
+            crate::io::output::record_failure(format!("cannot write the bot log {shown}"));
+        }
+    }
+
+    /// A log whose file is not known yet: for a bot process started before
+    /// the game it will play ([`BotLog::place`] names it then). What the
+    /// bot writes before is held, within the same cap.
+    pub fn unplaced() -> BotLog {
+        BotLog {
+            file: Some(Arc::new(Mutex::new(Capped {
+                path: None,
+                held: Vec::new(),
+                file: None,
+                written: 0,
+                cut: false,
+            }))),
+        }
+    }
+
+    /// Gives an [`unplaced`](BotLog::unplaced) log its file, `path`, and
+    /// writes there what was held. A log already placed, or one that keeps
+    /// nothing, is left as it is.
+    pub fn place(&self, path: PathBuf) {
+        let Some(file) = &self.file else { return };
+        let mut log = file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if log.path.is_some() {
+            return;
+        }
+        log.path = Some(path);
+        let held = std::mem::take(&mut log.held);
+        if !held.is_empty() && !log.put(&held) {
+            log.cut = true;
         }
     }
 
@@ -208,6 +262,26 @@ mod tests {
         log.note("get_move raised \x1b[31mred");
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text, "ok\tline\n\\u{1b}]0;title\\u{7}\\u{1b}[2J[lightcycles] get_move raised \\u{1b}[31mred\n");
+    }
+
+    #[test]
+    fn an_unplaced_log_holds_what_comes_before_its_file_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("logs/4-1-x.log");
+        let log = BotLog::unplaced();
+        assert!(log.keeps());
+        log.copy_from(&b"imported\n"[..]);
+        assert!(!dir.path().join("logs").exists(), "no file before it is placed");
+        log.place(path.clone());
+        log.note("tick 1: timeout");
+        log.place(dir.path().join("other.log"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "imported\n[lightcycles] tick 1: timeout\n");
+        assert!(!dir.path().join("other.log").exists(), "placed once");
+        // Never placed: nothing is written anywhere, and the cap holds.
+        let unused = BotLog::unplaced();
+        unused.copy_from(std::io::repeat(b'z').take(3 * LOG_CAP_BYTES));
+        let held = unused.file.as_ref().unwrap().lock().unwrap().held.len() as u64;
+        assert!(held <= LOG_CAP_BYTES + 100, "{held}");
     }
 
     #[test]

@@ -27,6 +27,7 @@
 //! group of its own) can take every bot with it ([`stop_all`]).
 
 pub mod contain;
+pub mod delta;
 pub mod lines;
 pub mod log;
 pub mod sandbox;
@@ -514,6 +515,9 @@ pub struct NumberedBot {
     slowest: Option<Duration>,
     /// How long the answer to the last request took, if one came.
     last: Option<Duration>,
+    /// Observations after the first as what changed, for an adapter that
+    /// rebuilds them ([`delta`]).
+    deltas: Option<delta::DeltaSender>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -529,7 +533,14 @@ impl NumberedBot {
     /// A bot speaking through `process`; requests carry their time limit
     /// when `send_limit` is set; errors are noted after `error_note`.
     pub fn new(process: BotProcess, send_limit: bool, error_note: &'static str) -> NumberedBot {
-        NumberedBot { process, seq: 0, waiting: None, send_limit, error_note, slowest: None, last: None }
+        NumberedBot { process, seq: 0, waiting: None, send_limit, error_note, slowest: None, last: None, deltas: None }
+    }
+
+    /// Sends observations after the first as what changed ([`delta`]): for
+    /// an adapter that rebuilds the whole observation from them.
+    pub fn with_deltas(mut self) -> NumberedBot {
+        self.deltas = Some(delta::DeltaSender::default());
+        self
     }
 
     fn crash(&self, tick: u32) -> Reply {
@@ -554,10 +565,16 @@ impl Bot for NumberedBot {
         } else {
             format!("{} ", self.seq).into_bytes()
         };
-        message.extend_from_slice(turn.observation().to_json().as_bytes());
+        match &mut self.deltas {
+            Some(deltas) => message.extend_from_slice(deltas.body(turn).as_bytes()),
+            None => message.extend_from_slice(turn.observation().to_json().as_bytes()),
+        }
         message.push(b'\n');
         let now = Instant::now();
         if !self.process.send(message) {
+            if let Some(deltas) = &mut self.deltas {
+                deltas.forget();
+            }
             return Asked::Answered(self.process.not_sent(turn.tick()));
         }
         self.waiting = Some(Numbered { seq: self.seq, sent: now, deadline: now + limit, limit, tick: turn.tick() });

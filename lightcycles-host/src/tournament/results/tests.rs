@@ -20,6 +20,7 @@ fn header(seed: u64) -> Header {
         seats: 2,
         maps: None,
         league: None,
+        shard: None,
     }
 }
 

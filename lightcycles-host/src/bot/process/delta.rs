@@ -1,0 +1,97 @@
+//! Observations after the first sent as what changed: the players, the
+//! tick, and the cells that changed since the last observation sent (a
+//! tick changes the cells under the heads, so a few instead of the whole
+//! board). The adapter on the other side (the Python adapter) keeps the
+//! board and rebuilds the observation the full JSON would give, key for
+//! key, so `get_move` sees exactly what it would see without deltas.
+//!
+//! The first request, and the first after one that could not be queued,
+//! is the whole observation (`SEQ {...}`); the others are `SEQ +{"tick":
+//! T, "players": [...], "cells": [x, y, v, ...]}`. The bot reads every
+//! request in order (it may answer only the newest), so what it keeps is
+//! what was sent.
+
+use std::fmt::Write;
+
+use lightcycles_core::observation::PlayerView;
+use lightcycles_core::CellValue;
+
+use crate::bot::Turn;
+
+/// What was last sent to one bot.
+#[derive(Debug, Default)]
+pub struct DeltaSender {
+    /// The board of the last observation queued, when the bot has it.
+    sent: Option<Vec<CellValue>>,
+}
+
+impl DeltaSender {
+    /// The body of the request for `turn`: the whole observation when the
+    /// bot has no board yet, else `+` and what changed. Taken as sent; call
+    /// [`DeltaSender::forget`] if it was not.
+    pub fn body(&mut self, turn: &Turn<'_>) -> String {
+        let position = turn.position();
+        let grid = &position.grid;
+        let Some(sent) = self.sent.as_mut().filter(|s| s.len() == grid.len()) else {
+            self.sent = Some(grid.clone());
+            return turn.observation().to_json();
+        };
+        let width = position.config.width as usize;
+        let mut body = String::with_capacity(160 + 40 * position.players.len());
+        let _ = write!(body, "+{{\"tick\":{},\"players\":[", position.tick + 1);
+        for (id, p) in position.players.iter().enumerate() {
+            if id > 0 {
+                body.push(',');
+            }
+            let view = PlayerView { id, x: p.pos.x as u32, y: p.pos.y as u32, dir: p.dir, alive: p.alive };
+            body.push_str(&serde_json::to_string(&view).expect("a player serialises"));
+        }
+        body.push_str("],\"cells\":[");
+        let mut first = true;
+        for (i, (&now, seen)) in grid.iter().zip(sent.iter_mut()).enumerate() {
+            if now != *seen {
+                *seen = now;
+                let sep = if first { "" } else { "," };
+                first = false;
+                let _ = write!(body, "{sep}{},{},{now}", i % width, i / width);
+            }
+        }
+        body.push_str("]}");
+        body
+    }
+
+    /// The last request was not queued: the next one is whole.
+    pub fn forget(&mut self) {
+        self.sent = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lightcycles_core::{Action, Config, Engine, ReferenceGame};
+
+    #[test]
+    fn the_first_request_is_whole_and_the_next_say_what_changed() {
+        let mut game = ReferenceGame::seeded(&Config { width: 10, height: 8, ..Config::default() }, 3).unwrap();
+        let mut deltas = DeltaSender::default();
+        let first = game.position();
+        let body = deltas.body(&Turn::new(&first, 1));
+        assert_eq!(body, Turn::new(&first, 1).observation().to_json());
+        game.step(&[Action::Keep, Action::Keep]).unwrap();
+        let next = game.position();
+        let body = deltas.body(&Turn::new(&next, 1));
+        let changed: Vec<usize> = (0..next.grid.len()).filter(|&i| next.grid[i] != first.grid[i]).collect();
+        assert_eq!(changed.len(), 2, "two heads moved");
+        let v: serde_json::Value = serde_json::from_str(body.strip_prefix('+').unwrap()).unwrap();
+        assert_eq!(v["tick"], 2);
+        let cells: Vec<i64> = v["cells"].as_array().unwrap().iter().map(|c| c.as_i64().unwrap()).collect();
+        let expected: Vec<i64> =
+            changed.iter().flat_map(|&i| [(i % 10) as i64, (i / 10) as i64, next.grid[i] as i64]).collect();
+        assert_eq!(cells, expected);
+        let full: serde_json::Value = serde_json::from_str(&Turn::new(&next, 1).observation().to_json()).unwrap();
+        assert_eq!(v["players"], full["players"]);
+        deltas.forget();
+        assert!(!deltas.body(&Turn::new(&next, 1)).starts_with('+'), "whole again after a request was lost");
+    }
+}
