@@ -386,3 +386,46 @@ fn a_league_takes_new_bots_on_resume_and_plays_them_next() {
     let out = run(&[&base[..2], &["-g", "14", "--resume"], &tail[..]].concat());
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn shards_of_a_free_for_all_on_a_map_pool_merge_into_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let common = [
+        "builtin:floodfill",
+        "builtin:wallhug",
+        "builtin:random",
+        "--ffa",
+        "3",
+        "-g",
+        "6",
+        "--sizes",
+        "20x16,24x20",
+        "--map-order",
+        "random",
+    ];
+    let whole = path(dir.path(), "whole.jsonl");
+    ok(&[&["tournament"][..], &common, &["--results", &whole]].concat());
+    let mut shards = Vec::new();
+    for i in 0..2 {
+        let file = path(dir.path(), &format!("shard{i}.jsonl"));
+        let shard = format!("{i}/2");
+        ok(&[&["tournament"][..], &common, &["--results", &file, "--shard", &shard]].concat());
+        shards.push(file);
+    }
+    let merged = path(dir.path(), "merged.jsonl");
+    ok(&["tournament", "merge", &shards[0], &shards[1], "-o", &merged]);
+    let (h1, g1) = results(&whole);
+    let (h2, g2) = results(&merged);
+    assert_eq!(h1, h2);
+    assert_eq!(g1, g2, "the shards play the whole run's games");
+}
+
+#[test]
+fn a_league_cannot_be_sharded() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = path(dir.path(), "l.jsonl");
+    let out =
+        run(&["tournament", "builtin:floodfill", "builtin:random", "--league", "--results", &file, "--shard", "0/2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--shard"), "{}", String::from_utf8_lossy(&out.stderr));
+}
