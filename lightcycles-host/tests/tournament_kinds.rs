@@ -429,3 +429,31 @@ fn a_league_cannot_be_sharded() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--shard"), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn play_takes_time_per_bot_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = path(dir.path(), "games");
+    let out = ok(&[
+        "play",
+        SLOW,
+        "builtin:straight",
+        "-r",
+        "1",
+        "--max-ticks",
+        "3",
+        "--width",
+        "24",
+        "--height",
+        "20",
+        "--bot-time",
+        "slow=3000,2000",
+        "-o",
+        &o,
+    ]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("timeout"), "{}", String::from_utf8_lossy(&out.stdout));
+    let replay: Value =
+        serde_json::from_str(&std::fs::read_to_string(path(Path::new(&o), "sim_0.json")).unwrap()).unwrap();
+    assert_eq!(replay["time_limits"]["ms"], serde_json::json!([2000, 50]));
+    assert_eq!(replay["faults"].as_array().unwrap().iter().filter(|row| !row[0].is_null()).count(), 0);
+}

@@ -83,6 +83,12 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         }
         None => (config, map_file.clone()),
     };
+    if args.league && entrants.len() < seats {
+        return Err(bad_input(format!(
+            "--league --ffa {seats} takes {seats} bots or more, but {} were given",
+            entrants.len()
+        )));
+    }
     let mode = if args.gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
     let games = args.games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 * seats as u64 / 2 });
     let mut schedule = if args.league {

@@ -56,8 +56,9 @@ pub struct Timing<'a> {
     pub margin: Duration,
 }
 
-/// An answer that took at least this share of its limit came near it.
-pub const NEAR_LIMIT: f64 = 0.8;
+/// An answer that took at least this share of its limit came near it:
+/// `NEAR_LIMIT.0 / NEAR_LIMIT.1` (4/5, 80%), compared in whole nanoseconds.
+pub const NEAR_LIMIT: (u128, u128) = (4, 5);
 
 /// How one seat's timed answers went against its limit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,7 +75,7 @@ impl AnswerTimes {
     /// Counts one answer of `took` against `limit`, taken as in time or not.
     pub fn add(&mut self, took: Duration, limit: Duration, in_time: bool) {
         self.timed += 1;
-        if took.as_secs_f64() >= NEAR_LIMIT * limit.as_secs_f64() {
+        if took.as_nanos() * NEAR_LIMIT.1 >= limit.as_nanos() * NEAR_LIMIT.0 {
             self.near += 1;
         }
         if in_time && took > limit {
@@ -452,6 +453,50 @@ mod tests {
             let lines: Vec<_> = answers.iter().map(|a| a.line.clone()).collect();
             assert_eq!(lines, plain.replay.commands[k], "the answers of tick {t}");
         }
+    }
+
+    #[test]
+    fn answers_are_counted_near_the_limit_and_in_the_margin() {
+        let ms = Duration::from_millis;
+        let mut t = AnswerTimes::default();
+        t.add(ms(10), ms(50), true); // far from it
+        t.add(ms(40), ms(50), true); // 80%: near
+        t.add(ms(60), ms(50), true); // late, let in by a margin
+        t.add(ms(90), ms(50), false); // late, a timeout
+        assert_eq!(t, AnswerTimes { timed: 4, near: 3, in_margin: 1 });
+        let mut sum = AnswerTimes { timed: u32::MAX, ..AnswerTimes::default() };
+        sum.merge(&t);
+        assert_eq!(sum, AnswerTimes { timed: u32::MAX, near: 3, in_margin: 1 }, "saturating");
+    }
+
+    #[test]
+    fn a_timed_game_records_each_seats_limits_in_its_replay() {
+        let config = Config::default();
+        let seats =
+            [Limits::default(), Limits { first: Duration::from_millis(3000), rest: Duration::from_millis(200) }];
+        let timing = Timing { seats: &seats, margin: Duration::from_millis(7) };
+        let kinds = [Builtin::Random, Builtin::Fuzz];
+        let timed =
+            play_timed::<ReferenceGame>(&setup(config, 4), timing, names(2), bots(&kinds, 4), &mut unwatched).unwrap();
+        let limits = timed.replay.time_limits.clone().unwrap();
+        assert_eq!((limits.first_ms, limits.ms, limits.margin_ms), (vec![1000, 3000], vec![50, 200], 7));
+        let plain = play::<ReferenceGame>(&setup(config, 4), names(2), bots(&kinds, 4), &mut unwatched).unwrap();
+        assert_eq!(plain.replay.time_limits, None);
+        let mut without = timed.replay.clone();
+        without.time_limits = None;
+        assert_eq!(without, plain.replay, "the limits change nothing else");
+        verify::<ReferenceGame>(&timed.replay).unwrap();
+        let back = Replay::from_json(&timed.replay.to_json()).unwrap();
+        assert_eq!(back, timed.replay, "written and read back");
+        let short = [Limits::default()];
+        let err = play_timed::<ReferenceGame>(
+            &setup(config, 4),
+            Timing { seats: &short, margin: Duration::ZERO },
+            names(2),
+            bots(&kinds, 4),
+            &mut unwatched,
+        );
+        assert!(err.is_err(), "one limit per seat");
     }
 
     #[test]

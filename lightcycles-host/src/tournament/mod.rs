@@ -45,7 +45,7 @@ use self::schedule::{PairingMode, Schedule, ScheduledGame};
 use self::shard::Shard;
 use self::standings::Standings;
 use crate::bot::spec::Entrant;
-use crate::game::match_loop::AnswerTimes;
+use crate::game::match_loop::{AnswerTimes, NEAR_LIMIT};
 use crate::game::pool;
 use crate::game::report::{game_line as game_text, Timeouts};
 use crate::game::run::{self, GameOptions, RunError};
@@ -501,8 +501,8 @@ pub fn near_limit_note(names: &[String], times: &[AnswerTimes], margin: std::tim
     }
     let near: u64 = times.iter().map(|t| t.near as u64).sum();
     let mut note = format!(
-        "answers near the limit (at least {:.0}% of it): {near} of {timed} timed answers",
-        100.0 * crate::game::match_loop::NEAR_LIMIT
+        "answers near the limit (at least {}% of it): {near} of {timed} timed answers",
+        100 * NEAR_LIMIT.0 / NEAR_LIMIT.1
     );
     let parts: Vec<String> = names
         .iter()
