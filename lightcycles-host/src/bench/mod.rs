@@ -11,6 +11,7 @@
 
 pub mod adapters;
 mod plain;
+pub mod python_games;
 mod search_bot;
 
 pub use search_bot::{measure_search, print_search_table, SearchRow, SearchUnit};

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use crate::bench::adapters::{self, Budget};
+use crate::bench::python_games;
 use crate::cli::{stdout_failure, write_out, BenchArgs, Failure};
 use crate::tournament::progress::clock;
 
@@ -18,10 +19,17 @@ pub(crate) fn run(args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failure> 
     progress("the bot adapters");
     let host = std::env::current_exe().ok();
     let figures = adapters::measure(Budget::Time(time), host.as_deref());
+    progress("Python bots: the start of a game, whole games of examples/python-bot");
+    // Each start measured as if the game before lasted 200 ms; whole games
+    // for about the measure's time (some 0.1 s each).
+    let games = (time.as_millis() / 100).clamp(2, 50) as u64;
+    let python = python_games::measure(6, Duration::from_millis(200), games);
     eprintln!("bench: done in {}", clock(started.elapsed()));
     let text = format!(
-        "\nBot adapters: the time of one tick through each, against a bot that answers at once (48 × 36):\n\n{}",
-        adapters::table(&figures)
+        "\nBot adapters: the time of one tick through each, against a bot that answers at once, through the \
+         positions of a game (48 × 36):\n\n{}\nPython bots (CodeClash main.py):\n\n{}",
+        adapters::table(&figures),
+        python_games::table(&python)
     );
     write_out(out, &text).map_err(stdout_failure)
 }

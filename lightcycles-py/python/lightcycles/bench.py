@@ -154,9 +154,12 @@ def parallel_rows(seconds: float) -> List[Tuple[str, str]]:
     return [("ParallelEnv.step (planes, 48 × 36)", f"{1 / per:,.0f} steps/s")]
 
 
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "python-bot" / "main.py"
+
+
 def example_bot():
     """get_move of examples/python-bot/main.py, when the repository is here."""
-    path = Path(__file__).resolve().parents[3] / "examples" / "python-bot" / "main.py"
+    path = EXAMPLE
     if not path.exists():
         return None
     spec = importlib.util.spec_from_file_location("example_main", path)
@@ -179,6 +182,9 @@ def python_loop(get_move, games: int) -> Tuple[float, int]:
 
 
 def host_loop(get_move, games: int) -> Tuple[float, int]:
+    """lightcycles.play of the bot against itself: a callable in process,
+    or a file run by the host's CodeClash adapter (a process per bot and
+    game). Seconds, ticks."""
     start = time.perf_counter()
     result = lc.play([get_move, get_move], rounds=games, time_ms=10_000, time_first_ms=10_000)
     return time.perf_counter() - start, sum(g.ticks for g in result.games)
@@ -219,6 +225,13 @@ def loop_rows(games: int) -> List[Tuple[str, str]]:
         t_host, n_host = host_loop(bot, games)
         rows.append(("examples/python-bot, both seats, Python loop", f"{t_py:,.2f} s for {games} games ({n_py} ticks)"))
         rows.append(("examples/python-bot, both seats, lightcycles.play", f"{t_host:,.2f} s ({t_host / t_py:.2f}× the loop)"))
+        t_file, _ = host_loop(str(EXAMPLE), games)
+        rows.append(
+            (
+                "examples/python-bot as a file (a process per bot and game, as `lightcycles play` runs it), both seats",
+                f"{t_file:,.2f} s ({t_file / t_py:.2f}× the loop)",
+            )
+        )
     return rows
 
 
