@@ -382,6 +382,16 @@ fn a_league_takes_new_bots_on_resume_and_plays_them_next() {
     let (header, games) = results(&r);
     assert_eq!(header["bots"].as_array().unwrap().len(), 3, "the header keeps the bots the league began with");
     assert!(seats(&games[12]).contains(&3), "the new bot, unrated, plays the next set: {}", games[12]);
+    // Only the pairings played are reported (straight met one bot of three).
+    let report = path(dir.path(), "grow.json");
+    let again =
+        ok(&[&base[..], &["builtin:straight", "-g", "14", "--resume", "--report", &report], &tail[..]].concat());
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let pairings = json["pairings"].as_array().unwrap();
+    assert_eq!(pairings.len(), 4, "three among the first bots and one of straight: {pairings:?}");
+    assert!(pairings.iter().all(|p| p["bots"][0] != p["bots"][1]));
+    assert_eq!(json["league"], true);
+    assert!(String::from_utf8_lossy(&again.stdout).contains("(league)"));
     // Without the bots it has played, a league does not resume.
     let out = run(&[&base[..2], &["-g", "14", "--resume"], &tail[..]].concat());
     assert_eq!(out.status.code(), Some(2));

@@ -488,7 +488,11 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
     }
     let standings = counter.finish();
     let mut report = Report::new(&t.schedule, t.mode, &standings, &names, &t.specs).of_shard(t.shard);
-    report.league = t.league.is_some();
+    if t.league.is_some() {
+        report.league = true;
+        // A league's pairings are those its games had: none played, none shown.
+        report.pairings.retain(|p| p.games.games() > 0);
+    }
     Ok(report)
 }
 
