@@ -218,6 +218,50 @@ impl ObservationBuffer {
         Ok(buffer)
     }
 
+    /// Refreshes the buffer with `obs`, reusing its arrays (no allocation
+    /// for a game of the same size), for a host that sends an observation
+    /// every tick. It checks what a plugin may trust, every size, count,
+    /// index and cell value, in one pass over the board, but not the
+    /// rules' relations between them ([`from_observation`] does): the
+    /// host's own observations are made from positions. On error the
+    /// buffer is left as it was.
+    ///
+    /// [`from_observation`]: ObservationBuffer::from_observation
+    pub fn update_from_observation(&mut self, obs: &Observation) -> Result<(), ObservationError> {
+        let n = obs.players.len();
+        if obs.you >= n {
+            return Err(ObservationError::You { you: obs.you, players: n });
+        }
+        let (w, h) = (obs.width as usize, obs.height as usize);
+        let shape_ok = obs.grid.len() == h && obs.grid.iter().all(|row| row.len() == w);
+        let values_ok = obs.grid.iter().flatten().all(|&v| v >= lightcycles_core::ROCK && i64::from(v) < n as i64);
+        let heads_ok = obs.players.iter().enumerate().all(|(id, p)| p.id == id && p.x < obs.width && p.y < obs.height);
+        if !(shape_ok && values_ok && heads_ok && n <= lightcycles_core::config::MAX_PLAYERS) {
+            // The full check names what is wrong.
+            return Err(match obs.to_position(FaultPolicy::Straight) {
+                Err(e) => ObservationError::Position(e),
+                Ok(_) => ObservationError::Position(PositionError::GridSize {
+                    len: obs.grid.iter().map(Vec::len).sum(),
+                    cells: w * h,
+                }),
+            });
+        }
+        self.players.clear();
+        self.players.extend(obs.players.iter().map(|p| view(p.id, p.x, p.y, p.dir, p.alive)));
+        self.grid.clear();
+        for row in &obs.grid {
+            self.grid.extend_from_slice(row);
+        }
+        self.raw.tick = obs.tick;
+        self.raw.max_ticks = obs.max_ticks;
+        self.raw.width = obs.width;
+        self.raw.height = obs.height;
+        self.raw.you = obs.you as u32;
+        self.raw.num_players = n as u32;
+        self.point_at_arrays();
+        Ok(())
+    }
+
     /// Sets the player the observation is for: the same observation for
     /// another seat, without copying the board again.
     pub fn set_you(&mut self, you: usize) -> Result<(), ObservationError> {
@@ -426,6 +470,46 @@ mod tests {
         assert_eq!(unsafe { read_observation(copy.as_ptr(), "obs") }.unwrap(), obs);
         let from_obs = ObservationBuffer::from_observation(&obs).unwrap();
         assert_eq!(from_obs.to_observation(), obs);
+    }
+
+    #[test]
+    fn a_refilled_buffer_is_the_observation_and_refuses_what_a_plugin_cannot_trust() {
+        let mut g = sample();
+        let mut buffer = ObservationBuffer::default();
+        for _ in 0..3 {
+            let obs = Observation::new(&g, 1);
+            buffer.update_from_observation(&obs).unwrap();
+            assert_eq!(buffer.to_observation(), obs);
+            assert_eq!(unsafe { read_observation(buffer.as_ptr(), "obs") }.unwrap(), obs);
+            g.step(&[lightcycles_core::Action::Keep, lightcycles_core::Action::Keep]).unwrap();
+        }
+        let grid_at = buffer.grid.as_ptr();
+        let good = Observation::new(&g, 0);
+        buffer.update_from_observation(&good).unwrap();
+        assert_eq!(buffer.grid.as_ptr(), grid_at, "the board's memory is reused");
+        let mut bad = Vec::new();
+        let mut o = good.clone();
+        o.grid[2].pop();
+        bad.push(o);
+        let mut o = good.clone();
+        o.grid[0][0] = 2; // a third player's trail in a two-player game
+        bad.push(o);
+        let mut o = good.clone();
+        o.grid[0][0] = -3;
+        bad.push(o);
+        let mut o = good.clone();
+        o.you = 2;
+        bad.push(o);
+        let mut o = good.clone();
+        o.players[1].x = 10;
+        bad.push(o);
+        let mut o = good.clone();
+        o.height += 1;
+        bad.push(o);
+        for o in bad {
+            assert!(buffer.update_from_observation(&o).is_err(), "{o:?}");
+            assert_eq!(buffer.to_observation(), good, "left as it was");
+        }
     }
 
     #[test]

@@ -33,6 +33,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import uuid
 from os import PathLike
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
@@ -149,9 +150,9 @@ def tournament(
     (with ``"notes"`` from the merge, and ``"shards"``: where each shard
     played and how long it took).
 
-    - ``shards``: how many (default: the cluster's CPUs over ``jobs``, at
-      most one per game pair); each task plays its shard with ``jobs`` games
-      at once and asks Ray for that many CPUs.
+    - ``shards``: how many (default: the cluster's CPUs over ``jobs``); each
+      task plays its shard with ``jobs`` games at once and asks Ray for that
+      many CPUs.
     - ``address``: the Ray cluster (``ray.init(address=...)``); ``None``
       joins ``RAY_ADDRESS`` or the cluster already initialised, else starts
       a local one.
@@ -175,8 +176,8 @@ def tournament(
     unknown = sorted(set(options) - set(_OPTIONS))
     if unknown:
         raise TypeError(f"tournament() got unexpected keyword arguments: {', '.join(unknown)}")
-    if jobs < 1 or max_retries < 0:
-        raise ValueError("jobs is at least 1 and max_retries at least 0")
+    if jobs < 1 or max_retries < 0 or (shards is not None and shards < 1):
+        raise ValueError("jobs and shards are at least 1, max_retries at least 0")
     bots = list(bots)
     shard_options: Dict[str, Any] = dict(options, games=games, seed=seed, jobs=jobs)
     if config is not None:
@@ -185,14 +186,13 @@ def tournament(
     folder, output, keep = _places(results, resume)
     cwd = None if working_dir is not None else os.getcwd()
     _check_here(bots, shard_options, config, working_dir)
+    folder.mkdir(parents=True, exist_ok=True)
 
     if address is not None or not ray.is_initialized():
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=True)
     if shards is None:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         shards = max(1, cpus // jobs)
-    if shards < 1:
-        raise ValueError("shards is at least 1")
     files = ray.put(_pack(working_dir)) if working_dir is not None else None
     remote = ray.remote(_play_shard).options(num_cpus=jobs, max_retries=max_retries, retry_exceptions=False)
 
@@ -245,12 +245,13 @@ def tournament(
 
 
 def _places(results: Optional[Union[str, PathLike]], resume: bool):
-    """The folder of the shards' files, the merged file, and whether the
-    shards are kept (with a results file)."""
+    """The folder of the shards' files (made once every check has passed),
+    the merged file, and whether the shards are kept (with a results
+    file)."""
     if results is None:
         if resume:
             raise ValueError("resume continues a results file: give results=PATH")
-        folder = Path(tempfile.mkdtemp(prefix="lightcycles-shards-"))
+        folder = Path(tempfile.gettempdir()) / f"lightcycles-shards-{uuid.uuid4().hex}"
         return folder, folder / "results.jsonl", False
     output = Path(results).absolute()
     folder = output.with_name(output.name + ".shards")
@@ -258,7 +259,6 @@ def _places(results: Optional[Union[str, PathLike]], resume: bool):
         raise ValueError(f"results {output}: the file already holds results; name another file")
     if folder.exists() and any(folder.iterdir()) and not resume:
         raise ValueError(f"{folder} holds shards of an earlier run: pass resume=True to keep them, or remove it")
-    folder.mkdir(parents=True, exist_ok=True)
     return folder, output, True
 
 

@@ -1,9 +1,10 @@
 //! Observations after the first sent as what changed: the players, the
 //! tick, and the cells that changed since the last observation sent (a
 //! tick changes the cells under the heads, so a few instead of the whole
-//! board). The adapter on the other side (the Python adapter) keeps the
-//! board and rebuilds the observation the full JSON would give, key for
-//! key, so `get_move` sees exactly what it would see without deltas.
+//! board). The adapter on the other side (the Python adapter, or the
+//! plugin host of an isolated plugin, [`DeltaReader`]) keeps the board and
+//! rebuilds the observation the full JSON would give, key for key, so the
+//! bot sees exactly what it would see without deltas.
 //!
 //! The first request, and the first after one that could not be queued,
 //! is the whole observation (`SEQ {...}`); the others are `SEQ +{"tick":
@@ -13,7 +14,7 @@
 
 use std::fmt::Write;
 
-use lightcycles_core::observation::PlayerView;
+use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::CellValue;
 
 use crate::bot::Turn;
@@ -66,6 +67,53 @@ impl DeltaSender {
     }
 }
 
+/// What changed, as sent.
+#[derive(serde::Deserialize)]
+struct Change {
+    tick: u32,
+    players: Vec<PlayerView>,
+    cells: Vec<i64>,
+}
+
+/// The other side of [`DeltaSender`]: the observation of each request.
+#[derive(Debug, Default)]
+pub struct DeltaReader {
+    obs: Option<Observation>,
+}
+
+impl DeltaReader {
+    /// The observation last read, if any.
+    pub fn current(&self) -> Option<&Observation> {
+        self.obs.as_ref()
+    }
+
+    /// The observation of request body `body` (a whole observation, or `+`
+    /// and what changed since the last), kept for the next.
+    pub fn read(&mut self, body: &str) -> Result<&Observation, String> {
+        let Some(change) = body.strip_prefix('+') else {
+            let obs: Observation = serde_json::from_str(body).map_err(|e| format!("not an observation: {e}"))?;
+            return Ok(self.obs.insert(obs));
+        };
+        let obs = self.obs.as_mut().ok_or("what changed, before any whole observation")?;
+        let change: Change = serde_json::from_str(change).map_err(|e| format!("not a change: {e}"))?;
+        if change.players.len() != obs.players.len() || change.cells.len() % 3 != 0 {
+            return Err("a change of another game".into());
+        }
+        for cell in change.cells.chunks(3) {
+            let (x, y) = (usize::try_from(cell[0]), usize::try_from(cell[1]));
+            let value = CellValue::try_from(cell[2]).map_err(|_| format!("cell value {} out of range", cell[2]))?;
+            let slot = match (x, y) {
+                (Ok(x), Ok(y)) => obs.grid.get_mut(y).and_then(|row| row.get_mut(x)),
+                _ => None,
+            };
+            *slot.ok_or_else(|| format!("cell ({}, {}) is off the board", cell[0], cell[1]))? = value;
+        }
+        obs.tick = change.tick;
+        obs.players = change.players;
+        Ok(obs)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +141,35 @@ mod tests {
         assert_eq!(v["players"], full["players"]);
         deltas.forget();
         assert!(!deltas.body(&Turn::new(&next, 1)).starts_with('+'), "whole again after a request was lost");
+    }
+
+    /// A reader rebuilds, from what a sender sends, every observation of a
+    /// game exactly.
+    #[test]
+    fn a_reader_rebuilds_every_observation() {
+        let config = Config { width: 16, height: 12, ..Config::default() };
+        let mut game = ReferenceGame::seeded(&config, 8).unwrap();
+        let (mut sender, mut reader) = (DeltaSender::default(), DeltaReader::default());
+        while !game.is_over() {
+            let position = game.position();
+            let turn = Turn::new(&position, 0);
+            assert_eq!(reader.read(&sender.body(&turn)).unwrap(), &turn.observation(), "tick {}", position.tick);
+            let moves: Vec<Action> = (0..2)
+                .map(|id| {
+                    lightcycles_core::space::safe_moves(&game, id).iter().next().map_or(Action::Keep, Action::Move)
+                })
+                .collect();
+            game.step(&moves).unwrap();
+        }
+        for bad in ["+{\"tick\":1,\"players\":[],\"cells\":[]}", "+{\"tick\":1}", "{", "+x"] {
+            assert!(reader.read(bad).is_err(), "{bad}");
+        }
+        let whole = reader.obs.clone().unwrap();
+        let p = serde_json::to_string(&whole.players).unwrap();
+        for cells in ["[99,0,1]", "[0,99,1]", "[-1,0,1]", "[0,0,300]", "[0,0]"] {
+            let body = format!("+{{\"tick\":5,\"players\":{p},\"cells\":{cells}}}");
+            assert!(reader.read(&body).is_err(), "{body}");
+        }
+        assert!(DeltaReader::default().read("+{}").is_err(), "a change needs a whole observation first");
     }
 }

@@ -139,6 +139,7 @@ impl BrainSource for CPluginFactory {
             bot: None,
             failed: false,
             seed: bot_seed(ctx.seed, ctx.seat),
+            buffer: ObservationBuffer::default(),
         })
     }
 }
@@ -157,6 +158,8 @@ struct CBrain {
     bot: Option<*mut c_void>,
     failed: bool,
     seed: u64,
+    /// The observation in C form, refilled each tick.
+    buffer: ObservationBuffer,
 }
 
 // SAFETY: the bot pointer is used by the one thread that owns this brain.
@@ -173,13 +176,12 @@ pub fn reply_of_code(code: i32) -> Reply {
 
 impl Brain for CBrain {
     fn choose(&mut self, obs: &Observation, limit: Duration, log: &BotLog) -> Reply {
-        let mut buffer = match ObservationBuffer::from_observation(obs) {
-            Ok(buffer) => buffer,
-            Err(e) => {
-                log.note(&format!("tick {}: the observation cannot be given to the plugin: {e}", obs.tick));
-                return Reply::Crash;
-            }
-        };
+        // One buffer a bot, refilled each tick: no allocation after the first.
+        if let Err(e) = self.buffer.update_from_observation(obs) {
+            log.note(&format!("tick {}: the observation cannot be given to the plugin: {e}", obs.tick));
+            return Reply::Crash;
+        }
+        let buffer = &mut self.buffer;
         buffer.set_time_limit_ms(u32::try_from(limit.as_millis()).unwrap_or(u32::MAX));
         let table = &self.plugin.table;
         if self.bot.is_none() && !self.failed {

@@ -31,10 +31,9 @@ use std::process::{Command, ExitCode, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use lightcycles_core::observation::Observation;
-
 use crate::bot::adapter::plugin::in_process::Brain;
 use crate::bot::adapter::plugin::load::brain_source;
+use crate::bot::process::delta::DeltaReader;
 use crate::bot::process::log::{BotLog, LogPlace};
 use crate::bot::process::sandbox::Sandbox;
 use crate::bot::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};
@@ -181,14 +180,16 @@ impl BotFactory for IsolatedFactory {
         ]);
         let what = format!("{} (isolated)", self.path.display());
         let process = BotProcess::spawn(command, &self.sandbox, PROTOCOL_LINE_CAP, log, &what)?;
-        Ok(Box::new(NumberedBot::new(process, true, "")))
+        Ok(Box::new(NumberedBot::new(process, true, "").with_deltas()))
     }
 }
 
 /// The newest request waiting, and whether the host closed the pipe.
 #[derive(Default)]
 struct Inbox {
-    newest: Option<Vec<u8>>,
+    /// Requests read, oldest first: all are applied (each may say what
+    /// changed since the one before), the newest answered.
+    lines: Vec<Vec<u8>>,
     closed: bool,
 }
 
@@ -236,18 +237,19 @@ pub fn serve(path: &Path, ctx: BotContext, check: bool) -> ExitCode {
                 ready.notify_one();
                 return;
             }
-            inbox.newest = Some(std::mem::take(&mut line));
+            inbox.lines.push(std::mem::take(&mut line));
             ready.notify_one();
         }
     });
     let mut output = proto_out;
+    let mut observations = DeltaReader::default();
     loop {
-        let request = {
+        let requests = {
             let (lock, ready) = &*inbox;
             let mut inbox = lock.lock().unwrap_or_else(|p| p.into_inner());
             loop {
-                if let Some(request) = inbox.newest.take() {
-                    break request;
+                if !inbox.lines.is_empty() {
+                    break std::mem::take(&mut inbox.lines);
                 }
                 if inbox.closed {
                     return ExitCode::SUCCESS;
@@ -255,11 +257,18 @@ pub fn serve(path: &Path, ctx: BotContext, check: bool) -> ExitCode {
                 inbox = ready.wait(inbox).unwrap_or_else(|p| p.into_inner());
             }
         };
-        let Some((seq, limit, obs)) = parse_request(&request) else {
-            eprintln!("[lightcycles] plugin host: a request it cannot read");
-            continue;
-        };
-        let answer = match brain.choose(&obs, limit, &log) {
+        let mut newest = None;
+        for request in &requests {
+            match parse_request(request) {
+                Some((seq, limit, body)) => match observations.read(body) {
+                    Ok(_) => newest = Some((seq, limit)),
+                    Err(e) => eprintln!("[lightcycles] plugin host: request {seq}: {e}"),
+                },
+                None => eprintln!("[lightcycles] plugin host: a request it cannot read"),
+            }
+        }
+        let (Some((seq, limit)), Some(obs)) = (newest, observations.current()) else { continue };
+        let answer = match brain.choose(obs, limit, &log) {
             Reply::Line(bytes) => serde_json::json!({"seq": seq, "move": String::from_utf8_lossy(&bytes)}),
             Reply::NoMove => serde_json::json!({"seq": seq, "none": true}),
             Reply::Timeout | Reply::Crash => serde_json::json!({"seq": seq, "error": "the plugin gave no answer"}),
@@ -272,13 +281,13 @@ pub fn serve(path: &Path, ctx: BotContext, check: bool) -> ExitCode {
     }
 }
 
-/// `<seq> <limit_ms> <observation JSON>`.
-fn parse_request(line: &[u8]) -> Option<(u64, Duration, Observation)> {
+/// `<seq> <limit_ms> <body>`: the body is the observation, or what changed
+/// ([`DeltaReader`]).
+fn parse_request(line: &[u8]) -> Option<(u64, Duration, &str)> {
     let text = std::str::from_utf8(line).ok()?;
     let (seq, rest) = text.split_once(' ')?;
-    let (limit, json) = rest.split_once(' ')?;
-    let obs = serde_json::from_str(json.trim_end()).ok()?;
-    Some((seq.parse().ok()?, Duration::from_millis(limit.parse().ok()?), obs))
+    let (limit, body) = rest.split_once(' ')?;
+    Some((seq.parse().ok()?, Duration::from_millis(limit.parse().ok()?), body.trim_end()))
 }
 
 /// Moves the protocol off stdin and stdout, out of the plugin's reach:
@@ -298,13 +307,14 @@ mod tests {
 
     #[test]
     fn requests_carry_a_number_a_limit_and_the_observation() {
+        use lightcycles_core::observation::Observation;
         use lightcycles_core::{Config, Engine, ReferenceGame};
         let game = ReferenceGame::seeded(&Config::default(), 4).unwrap();
         let obs = Observation::new(&game, 1);
         let line = format!("7 50 {}\n", obs.to_json());
-        let (seq, limit, parsed) = parse_request(line.as_bytes()).unwrap();
+        let (seq, limit, body) = parse_request(line.as_bytes()).unwrap();
         assert_eq!((seq, limit), (7, Duration::from_millis(50)));
-        assert_eq!(parsed, obs);
+        assert_eq!(DeltaReader::default().read(body).unwrap(), &obs);
         assert!(parse_request(b"7 {}\n").is_none());
         assert!(parse_request(b"x 5 {}\n").is_none());
     }
