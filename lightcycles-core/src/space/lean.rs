@@ -360,8 +360,8 @@ mod tests {
         let want = space::voronoi_with(fast, &mut scratch);
         let mut owned = [[u64::MAX; 64]; MAX_PLAYERS];
         assert_eq!(voronoi_cells(&lean, &mut owned), want);
-        for id in 0..fast.num_players() {
-            assert_eq!(&owned[id][..h], scratch.owned(id), "cells of player {id}");
+        for (id, plane) in owned.iter().enumerate().take(fast.num_players()) {
+            assert_eq!(&plane[..h], scratch.owned(id), "cells of player {id}");
         }
         assert_eq!(voronoi(&lean), want);
     }
