@@ -10,7 +10,7 @@
 //! what a tick needs: 36 row words, two heads, two directions, the trail
 //! lengths' one bit that the neck rule reads, and who still rides.
 
-use lightcycles_core::{Action, Dir, Engine, FastGame};
+use lightcycles_core::{Action, Engine, FastGame};
 
 const WIDTH: u32 = 48;
 const HEIGHT: u32 = 36;
@@ -102,7 +102,7 @@ impl Probe {
 mod tests {
     use super::*;
     use crate::bench::{board_at, steady};
-    use lightcycles_core::{Config, SplitMix64};
+    use lightcycles_core::{Config, Dir, SplitMix64};
 
     /// The probe plays the rules' game, tick by tick, on the bench's board
     /// and on games with random moves (crashes, head-ons, reversals).
