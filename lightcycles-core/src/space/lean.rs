@@ -70,18 +70,21 @@ fn fill(h: usize, free: &Plane, reach: &mut Plane, mut pending: u64) {
     let last = h - 1;
     let mut grow = |y: usize, pending: &mut u64| {
         *pending &= !row_bit(y);
-        let open = free[y];
-        let above = if y > 0 { reach[y - 1] } else { 0 };
-        let below = if y < last { reach[y + 1] } else { 0 };
-        let seeds = (reach[y] | above | below) & open;
+        // Rows are masked to the plane (`& 63`, a no-op for `y < 64`):
+        // no bounds checks.
+        let (up, at, down) = (y.wrapping_sub(1) & 63, y & 63, (y + 1) & 63);
+        let open = free[at];
+        let above = if y > 0 { reach[up] } else { 0 };
+        let below = if y < last { reach[down] } else { 0 };
+        let seeds = (reach[at] | above | below) & open;
         let row = run_fill(seeds, open);
-        reach[y] = row;
+        reach[at] = row;
         // Even a row that did not change may hold seeds its neighbours
         // have not seen.
-        if y > 0 && row & free[y - 1] & !reach[y - 1] != 0 {
+        if y > 0 && row & free[up] & !reach[up] != 0 {
             *pending |= row_bit(y - 1);
         }
-        if y < last && row & free[y + 1] & !reach[y + 1] != 0 {
+        if y < last && row & free[down] & !reach[down] != 0 {
             *pending |= row_bit(y + 1);
         }
     };
@@ -160,6 +163,14 @@ fn touches(state: &SearchState, room: &Plane, pos: Pos) -> bool {
 /// The Voronoi split of the free cells between the living players (as
 /// [`super::voronoi`]).
 pub fn voronoi(state: &SearchState) -> Voronoi {
+    let alive = state.alive_mask();
+    if alive.count_ones() == 2 {
+        // Two planes, not eight: the usual duel.
+        let a = alive.trailing_zeros() as usize;
+        let b = 7 - (alive.leading_zeros() as usize);
+        let (mut own_a, mut own_b) = ([0u64; MAX_SEARCH_SIDE as usize], [0u64; MAX_SEARCH_SIDE as usize]);
+        return pair(state, [a, b], [&mut own_a, &mut own_b]);
+    }
     let mut owned = [[0u64; MAX_SEARCH_SIDE as usize]; MAX_PLAYERS];
     voronoi_cells(state, &mut owned)
 }
@@ -222,20 +233,23 @@ fn pair(state: &SearchState, [a, b]: [usize; 2], owned: [&mut Plane; 2]) -> Voro
     loop {
         // Only the rows next to those the last layer gained can gain (a
         // free cell beside an older reached cell was taken back then).
+        // Indices are masked to the plane (`& 63`, a no-op as `last < 64`)
+        // so that the loop carries no bounds checks.
         let first = lo.saturating_sub(1);
         let last = (hi + 1).min(h - 1);
         let mut up = [0u64; 2];
-        let mut at = [own_a[first], own_b[first]];
+        let mut at = [own_a[first & 63], own_b[first & 63]];
         let (mut any0, mut any1) = (0u64, 0u64);
         let (mut new_lo, mut new_hi) = (h, 0);
         for y in first..=last {
-            let down = if y < last { [own_a[y + 1], own_b[y + 1]] } else { [0, 0] };
-            let open = free[y];
+            let (i, j) = (y & 63, (y + 1) & 63);
+            let down = if y < last { [own_a[j], own_b[j]] } else { [0, 0] };
+            let open = free[i];
             let n0 = (at[0] << 1 | at[0] >> 1 | up[0] | down[0]) & open;
             let n1 = (at[1] << 1 | at[1] >> 1 | up[1] | down[1]) & open;
-            free[y] = open & !(n0 | n1);
-            own_a[y] = at[0] | n0;
-            own_b[y] = at[1] | n1;
+            free[i] = open & !(n0 | n1);
+            own_a[i] = at[0] | n0;
+            own_b[i] = at[1] | n1;
             any0 |= n0;
             any1 |= n1;
             if n0 | n1 != 0 {

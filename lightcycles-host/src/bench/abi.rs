@@ -107,11 +107,7 @@ pub(crate) fn abi_rows(script: &Script<FastGame>, lean: &LeanScript, early: &Fas
         let _ = game.step(black_box(actions));
         game.tick()
     });
-    rows.push(AbiRow {
-        what: "`lc_game_copy_into` + `lc_game_step` (48 × 36, 2 players)".into(),
-        abi,
-        rust,
-    });
+    rows.push(AbiRow { what: "`lc_game_copy_into` + `lc_game_step` (48 × 36, 2 players)".into(), abi, rust });
 
     let abi = per_op(time, || {
         i = (i + 1) % hot;
@@ -183,4 +179,3 @@ pub fn print_abi_table<W: std::io::Write + ?Sized>(out: &mut W, rows: &[AbiRow])
     }
     Ok(())
 }
-

@@ -64,10 +64,7 @@ impl Probe {
             let t = self.head[i].wrapping_add(OFFSET[d as usize]);
             let (x, y) = (t & 63, t >> 6);
             target[i] = t;
-            ok[i] = riding
-                && x < WIDTH
-                && y < HEIGHT
-                && self.rows[y as usize % HEIGHT as usize] >> x & 1 == 0;
+            ok[i] = riding && x < WIDTH && y < HEIGHT && self.rows[y as usize % HEIGHT as usize] >> x & 1 == 0;
         }
         let head_on = target[0] == target[1];
         for i in 0..2 {

@@ -29,8 +29,8 @@ use std::time::{Duration, Instant};
 
 use lightcycles_core::bitboard;
 use lightcycles_core::engine::Engine;
-use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::search_state::SearchState;
+use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{map, Action, Config, Dir, DirSet, FastGame, Pos, ReferenceGame, SplitMix64, EMPTY};
 
 /// How long each measure runs by default (per engine).
@@ -105,8 +105,16 @@ pub fn measure_saying(time: Duration, progress: &mut dyn FnMut(&str)) -> Measure
     rows.push(ns("step (2 players, 48 × 36)", script_fast.ns_per_step(time), ref_step));
     rows.push(ns("search state: step", script_lean.ns_per_step(time), ref_step));
     rows.push(ns("clone + step", script_fast.ns_per_clone_step(time), ref_clone_step));
-    rows.push(ns("copy into + step (no allocation)", script_fast.ns_per_copy_step(time), script_ref.ns_per_copy_step(time)));
-    rows.push(ns("search state: copy + step (640 B, no allocation)", script_lean.ns_per_copy_step(time), ref_clone_step));
+    rows.push(ns(
+        "copy into + step (no allocation)",
+        script_fast.ns_per_copy_step(time),
+        script_ref.ns_per_copy_step(time),
+    ));
+    rows.push(ns(
+        "search state: copy + step (640 B, no allocation)",
+        script_lean.ns_per_copy_step(time),
+        ref_clone_step,
+    ));
 
     let early = board_at(EARLY_TICK);
     for (label, ticks) in [("early game", EARLY_TICK), ("mid game", MID_TICK)] {
@@ -144,7 +152,8 @@ pub fn measure_saying(time: Duration, progress: &mut dyn FnMut(&str)) -> Measure
 
     let open = Config { rock_density: 0, ..Config::default() };
     progress("engines: full games, moves only, map generation");
-    let per_second = |what: &str, fast: f64, reference: f64| Row { what: what.into(), unit: Unit::PerSecond, fast, reference };
+    let per_second =
+        |what: &str, fast: f64, reference: f64| Row { what: what.into(), unit: Unit::PerSecond, fast, reference };
     let ref_games = games_per_second::<ReferenceGame>(&open, time);
     let ref_moves = moves_per_second::<ReferenceGame>(&open, time);
     rows.push(per_second(
@@ -536,7 +545,10 @@ mod tests {
         .unwrap();
         assert_eq!(seen.len(), 6, "{seen:?}");
         assert!(seen[0].starts_with("engines: the limit probe") && seen[0].ends_with("(tables so far: 0)"), "{seen:?}");
-        assert!(seen[4].starts_with("engines: through the C ABI") && seen[4].ends_with("(tables so far: 0)"), "{seen:?}");
+        assert!(
+            seen[4].starts_with("engines: through the C ABI") && seen[4].ends_with("(tables so far: 0)"),
+            "{seen:?}"
+        );
         assert!(seen[5].starts_with("the search bot") && seen[5].ends_with("(tables so far: 1)"), "{seen:?}");
     }
 
