@@ -5,6 +5,7 @@
 //! - [`config`]: `Config`, checked by the core.
 //! - [`game`]: `Game`, the fast engine, and `generate_map`.
 //! - [`replay`]: `Replay`: load, verify, frames.
+//! - [`search_state`]: `SearchState`, the lean state for a search's inner loop.
 //! - [`play`]: `play` and `tournament`, the host's match loop, with Python
 //!   callables as bots.
 //! - [`vector`]: `VectorEnv`, many games stepped in one call.
@@ -18,6 +19,7 @@ mod convert;
 mod game;
 mod play;
 mod replay;
+mod search_state;
 mod vector;
 
 use pyo3::prelude::*;
@@ -28,6 +30,7 @@ fn _lightcycles(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<config::PyConfig>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<replay::PyReplay>()?;
+    m.add_class::<search_state::PySearchState>()?;
     m.add_class::<play::PlayResult>()?;
     m.add_class::<play::GameResult>()?;
     m.add_class::<vector::PyVectorEnv>()?;
