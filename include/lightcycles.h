@@ -767,6 +767,21 @@ enum LcStatus lc_search_state_copy_into(const struct LcSearchState *src, struct 
 enum LcStatus lc_search_state_step(struct LcSearchState *state, const int32_t *moves, size_t count);
 
 /**
+ * The copy-make of a search in one call: `dst` becomes `src` played one
+ * tick further with `moves` (as `lc_search_state_copy_into` then
+ * `lc_search_state_step`, without a second crossing of the boundary). On
+ * any error `dst` is left unchanged. `src == dst` steps the state in place.
+ *
+ * # Safety
+ * `src` and `dst` must be NULL or live states; `moves` must point to
+ * `count` codes.
+ */
+enum LcStatus lc_search_state_step_from(const struct LcSearchState *src,
+                                        struct LcSearchState *dst,
+                                        const int32_t *moves,
+                                        size_t count);
+
+/**
  * Writes the number of ticks played to `*out`.
  *
  * # Safety

@@ -109,26 +109,67 @@ pub unsafe extern "C" fn lc_search_state_step(state: *mut LcSearchState, moves: 
         // SAFETY: the caller's promises.
         let state = unsafe { borrow_mut(state, "state") }?;
         let moves = unsafe { slice(moves, count, "moves") }?;
-        let n = state.state.num_players();
-        if count != n {
-            return Err(FfiError::out_of_range(format_args!("count = {count}, expected {n} (one move per player)")));
+        let mut next = state.state;
+        step(&mut next, moves)?;
+        state.state = next;
+        Ok(())
+    })
+}
+
+/// The copy-make of a search in one call: `dst` becomes `src` played one
+/// tick further with `moves` (as `lc_search_state_copy_into` then
+/// `lc_search_state_step`, without a second crossing of the boundary). On
+/// any error `dst` is left unchanged. `src == dst` steps the state in place.
+///
+/// # Safety
+/// `src` and `dst` must be NULL or live states; `moves` must point to
+/// `count` codes.
+#[no_mangle]
+pub unsafe extern "C" fn lc_search_state_step_from(
+    src: *const LcSearchState,
+    dst: *mut LcSearchState,
+    moves: *const i32,
+    count: usize,
+) -> LcStatus {
+    guard("lc_search_state_step_from", || {
+        if dst.is_null() {
+            return Err(FfiError::null("dst"));
         }
-        let result = if let [a, b] = *moves {
-            state.state.step2([action(0, a)?, action(1, b)?])
-        } else {
-            let mut actions = [Action::Keep; LC_MAX_PLAYERS];
-            for (i, &code) in moves.iter().enumerate() {
-                actions[i] = action(i, code)?;
-            }
-            state.state.step(&actions[..n])
-        };
-        result.map_err(|e| match e {
-            StepError::GameOver => FfiError::new(
-                LcStatus::GameOver,
-                format_args!("the game ended on tick {}; no more ticks can be played", state.state.tick()),
-            ),
-            other => FfiError::out_of_range(other),
-        })
+        // SAFETY: the caller's promises; `src` is read whole before `dst`
+        // is written, so the two may be the same state.
+        let mut next = unsafe { borrow(src, "src") }?.state;
+        let moves = unsafe { slice(moves, count, "moves") }?;
+        step(&mut next, moves)?;
+        unsafe { borrow_mut(dst, "dst") }?.state = next;
+        Ok(())
+    })
+}
+
+/// One tick of `state` with the move codes `moves`.
+#[inline(always)]
+fn step(state: &mut SearchState, moves: &[i32]) -> FfiResult<()> {
+    let n = state.num_players();
+    if moves.len() != n {
+        return Err(FfiError::out_of_range(format_args!(
+            "count = {}, expected {n} (one move per player)",
+            moves.len()
+        )));
+    }
+    let result = if let [a, b] = *moves {
+        state.step2([action(0, a)?, action(1, b)?])
+    } else {
+        let mut actions = [Action::Keep; LC_MAX_PLAYERS];
+        for (i, &code) in moves.iter().enumerate() {
+            actions[i] = action(i, code)?;
+        }
+        state.step(&actions[..n])
+    };
+    result.map_err(|e| match e {
+        StepError::GameOver => FfiError::new(
+            LcStatus::GameOver,
+            format_args!("the game ended on tick {}; no more ticks can be played", state.tick()),
+        ),
+        other => FfiError::out_of_range(other),
     })
 }
 

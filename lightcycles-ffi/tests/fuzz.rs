@@ -373,10 +373,24 @@ proptest! {
         let mut raw = ptr::null_mut();
         prop_assert_eq!(unsafe { lc_search_state_new(game.0, &mut raw) }, LcStatus::Ok);
         let lean = Lean(raw);
+        let mut raw = ptr::null_mut();
+        prop_assert_eq!(unsafe { lc_search_state_new(game.0, &mut raw) }, LcStatus::Ok);
+        let made = Lean(raw);
         let n = config.players as usize;
         for moves in codes.chunks(n) {
+            // The copy-make call answers as the step, into another state.
+            let m = unsafe { lc_search_state_step_from(lean.0, made.0, moves.as_ptr(), moves.len()) };
             let (g, l) = unsafe { (lc_game_step(game.0, moves.as_ptr(), moves.len()), lc_search_state_step(lean.0, moves.as_ptr(), moves.len())) };
             prop_assert_eq!(g, l);
+            prop_assert_eq!(m, l);
+            let (mut ta, mut tb) = (0u32, 1u32);
+            unsafe {
+                lc_search_state_tick(lean.0, &mut ta);
+                lc_search_state_tick(made.0, &mut tb);
+            }
+            if m == LcStatus::Ok {
+                prop_assert_eq!(ta, tb);
+            }
             let (mut tg, mut tl) = (0u32, 1u32);
             unsafe {
                 lc_game_tick(game.0, &mut tg);

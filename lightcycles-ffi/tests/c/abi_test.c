@@ -581,6 +581,16 @@ static void test_search_state(void) {
     FAILS(lc_search_state_copy_into(NULL, copy), LC_STATUS_NULL_POINTER, "src is null");
     FAILS(lc_search_state_copy_into(state, NULL), LC_STATUS_NULL_POINTER, "dst is null");
     FAILS(lc_search_state_copy_into(NULL, NULL), LC_STATUS_NULL_POINTER, "src is null");
+    /* Copy-make in one call: the start played one tick further, the start kept. */
+    LcSearchState *start = NULL;
+    OK(lc_search_state_new(game, &start)); /* the game is over: its last state */
+    FAILS(lc_search_state_step_from(start, copy, moves, 2), LC_STATUS_GAME_OVER, "the game ended");
+    OK(lc_search_state_tick(copy, &t));
+    CHECK(t == ticks); /* unchanged on error */
+    lc_search_state_free(start);
+    FAILS(lc_search_state_step_from(NULL, copy, moves, 2), LC_STATUS_NULL_POINTER, "src is null");
+    FAILS(lc_search_state_step_from(copy, NULL, moves, 2), LC_STATUS_NULL_POINTER, "dst is null");
+    FAILS(lc_search_state_step_from(copy, copy, moves, 3), LC_STATUS_OUT_OF_RANGE, "count = 3, expected 2");
     lc_search_state_free(copy);
     lc_search_state_free(state);
     lc_search_state_free(NULL);
@@ -588,6 +598,7 @@ static void test_search_state(void) {
     /* Errors. */
     LcSearchState *fresh = NULL;
     LcGame *small = seeded(16, 16, 3, 0, 2);
+    LcGame *small_game_for_next = seeded(20, 20, 3, 0, 9); /* any board: states of any size copy */
     OK(lc_search_state_new(small, &fresh));
     lc_game_free(small); /* the state is a copy: it outlives its game */
     int32_t three[3] = {LC_MOVE_N, LC_MOVE_NONE, LC_FAULT_TIMEOUT};
@@ -597,6 +608,14 @@ static void test_search_state(void) {
     OK(lc_search_state_tick(fresh, &t));
     CHECK(t == 0);
     three[1] = LC_FAULT_INVALID;
+    LcSearchState *next = NULL;
+    OK(lc_search_state_new(small_game_for_next, &next));
+    OK(lc_search_state_step_from(fresh, next, three, 3));
+    OK(lc_search_state_tick(next, &t));
+    CHECK(t == 1);
+    OK(lc_search_state_tick(fresh, &t));
+    CHECK(t == 0); /* the source is kept */
+    lc_search_state_free(next);
     OK(lc_search_state_step(fresh, three, 3));
     FAILS(lc_search_state_step(NULL, three, 3), LC_STATUS_NULL_POINTER, "state is null");
     FAILS(lc_search_state_step(fresh, NULL, 3), LC_STATUS_NULL_POINTER, "moves is null");
@@ -620,6 +639,7 @@ static void test_search_state(void) {
     FAILS(lc_search_state_tick(NULL, &t), LC_STATUS_NULL_POINTER, "state is null");
     FAILS(lc_search_state_is_over(fresh, NULL), LC_STATUS_NULL_POINTER, "out is null");
     lc_search_state_free(fresh);
+    lc_game_free(small_game_for_next);
 
     LcSearchState *big = (LcSearchState *)&t; /* must be cleared on failure */
     LcGame *wide = seeded(65, 20, 2, 0, 1);

@@ -17,7 +17,7 @@ use lightcycles_core::{Action, Engine, FastGame};
 use lightcycles_ffi::{
     lc_game_copy_into, lc_game_free, lc_game_reachable, lc_game_step, lc_game_voronoi, lc_search_state_copy_into,
     lc_search_state_free, lc_search_state_new, lc_search_state_reachable, lc_search_state_step,
-    lc_search_state_voronoi, LcGame, LcSearchState, LcStatus,
+    lc_search_state_step_from, lc_search_state_voronoi, LcGame, LcSearchState, LcStatus,
 };
 
 use super::lean::LeanScript;
@@ -117,11 +117,14 @@ pub(crate) fn abi_rows(script: &Script<FastGame>, lean: &LeanScript, early: &Fas
             lc_search_state_step(scratch_state, black_box(hot_codes[i].as_ptr()), 2)
         }
     });
-    rows.push(AbiRow {
-        what: "`lc_search_state_copy_into` + `lc_search_state_step`".into(),
-        abi,
-        rust: lean.ns_per_copy_step(time),
+    let rust_lean = lean.ns_per_copy_step(time);
+    rows.push(AbiRow { what: "`lc_search_state_copy_into` + `lc_search_state_step`".into(), abi, rust: rust_lean });
+    let abi = per_op(time, || {
+        i = (i + 1) % hot;
+        // SAFETY: live states; two move codes.
+        unsafe { lc_search_state_step_from(handles.states[i], scratch_state, black_box(hot_codes[i].as_ptr()), 2) }
     });
+    rows.push(AbiRow { what: "`lc_search_state_step_from` (copy + step in one call)".into(), abi, rust: rust_lean });
 
     let early_game = game_handle(early);
     handles.games.push(early_game);

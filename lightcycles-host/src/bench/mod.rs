@@ -624,7 +624,7 @@ mod tests {
         }
         let lines: Vec<&str> = abi.lines().collect();
         assert_eq!(lines[0], "| through liblightcycles | C ABI | Rust | C ABI vs Rust |");
-        assert_eq!(lines.len() - 2, 6, "{abi}");
+        assert_eq!(lines.len() - 2, 7, "{abi}");
         for line in &lines[2..] {
             let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
             assert!(cells[0].starts_with("`lc_"), "{line}");
