@@ -94,6 +94,11 @@
 #define LC_BOT_ABI_VERSION 1
 
 /**
+ * The longest side of a board an `LcSearchState` holds.
+ */
+#define LC_SEARCH_MAX_SIDE 64
+
+/**
  * The outcome of a call. `LC_STATUS_OK` is zero; every other value is a
  * failure, described in words by `lc_last_error()` on the same thread.
  */
@@ -165,6 +170,15 @@ typedef enum LcStatus {
  * different threads at once.
  */
 typedef struct LcGame LcGame;
+
+/**
+ * A lean game state for search: an opaque handle owned by the caller,
+ * from `lc_search_state_new`, freed with `lc_search_state_free`. It plays
+ * the rules of `LcGame` on boards up to 64 × 64 and knows whether each
+ * cell is empty, not whose trail fills it (keep the `LcGame` for that).
+ * Used by one thread at a time; different handles are independent.
+ */
+typedef struct LcSearchState LcSearchState;
 
 /**
  * Everything that defines a game besides its seed (or map) and its bots.
@@ -711,6 +725,126 @@ enum LcStatus lc_observation_from_json(const char *json,
  * `obs` must be NULL or a pointer from `lc_observation_from_json` not yet freed.
  */
 void lc_observation_free(const struct LcObservation *obs);
+
+/**
+ * Creates the search state of `game` (its board, players, tick and
+ * configuration). On success `*out` receives a new state to free with
+ * `lc_search_state_free`; on failure `*out` is NULL.
+ *
+ * Errors: `LC_STATUS_NULL_POINTER`, `LC_STATUS_OUT_OF_RANGE` (a board
+ * wider or higher than `LC_SEARCH_MAX_SIDE`).
+ *
+ * # Safety
+ * `game` must be NULL or a live game; `out` must be writable.
+ */
+enum LcStatus lc_search_state_new(const struct LcGame *game, struct LcSearchState **out);
+
+/**
+ * Frees a search state. NULL is ignored.
+ *
+ * # Safety
+ * `state` must be NULL or a live state from this library, freed only once.
+ */
+void lc_search_state_free(struct LcSearchState *state);
+
+/**
+ * Overwrites `dst` with `src`: a 640-byte copy, no allocation, whatever
+ * the boards of the two (a state holds any board up to 64 × 64). `src ==
+ * dst` does nothing.
+ *
+ * # Safety
+ * `src` and `dst` must be NULL or live states.
+ */
+enum LcStatus lc_search_state_copy_into(const struct LcSearchState *src, struct LcSearchState *dst);
+
+/**
+ * Plays one tick, as `lc_game_step` (the same move codes, the same
+ * errors); on any error the state is left unchanged.
+ *
+ * # Safety
+ * `state` must be NULL or a live state; `moves` must point to `count` codes.
+ */
+enum LcStatus lc_search_state_step(struct LcSearchState *state, const int32_t *moves, size_t count);
+
+/**
+ * The copy-make of a search in one call: `dst` becomes `src` played one
+ * tick further with `moves` (as `lc_search_state_copy_into` then
+ * `lc_search_state_step`, without a second crossing of the boundary). On
+ * any error `dst` is left unchanged. `src == dst` steps the state in place.
+ *
+ * # Safety
+ * `src` and `dst` must be NULL or live states; `moves` must point to
+ * `count` codes.
+ */
+enum LcStatus lc_search_state_step_from(const struct LcSearchState *src,
+                                        struct LcSearchState *dst,
+                                        const int32_t *moves,
+                                        size_t count);
+
+/**
+ * Writes the number of ticks played to `*out`.
+ *
+ * # Safety
+ * `state` must be NULL or a live state; `out` must be NULL or writable.
+ */
+enum LcStatus lc_search_state_tick(const struct LcSearchState *state, uint32_t *out);
+
+/**
+ * Writes to `*out` whether the game has ended.
+ *
+ * # Safety
+ * `state` must be NULL or a live state; `out` must be NULL or writable.
+ */
+enum LcStatus lc_search_state_is_over(const struct LcSearchState *state, bool *out);
+
+/**
+ * Writes player `player`'s state to `*out` (whose `struct_size` the caller
+ * sets), as `lc_game_player`.
+ *
+ * # Safety
+ * `state` must be NULL or a live state; `out` must be NULL or writable.
+ */
+enum LcStatus lc_search_state_player(const struct LcSearchState *state,
+                                     uint32_t player,
+                                     struct LcPlayer *out);
+
+/**
+ * Writes to `*out` whether cell `(x, y)` is empty (1) or not (0). A cell
+ * off the board is `LC_STATUS_OUT_OF_RANGE`.
+ *
+ * # Safety
+ * `state` must be NULL or a live state; `out` must be NULL or writable.
+ */
+enum LcStatus lc_search_state_is_empty(const struct LcSearchState *state,
+                                       int32_t x,
+                                       int32_t y,
+                                       bool *out);
+
+/**
+ * Writes to `*out` the number of empty cells player `player` can reach
+ * from its head (as `lc_game_reachable`; 0 for a player no longer
+ * riding), with the lean flood fill. Allocates nothing.
+ *
+ * # Safety
+ * `state` must be NULL or a live state; `out` must be NULL or writable.
+ */
+enum LcStatus lc_search_state_reachable(const struct LcSearchState *state,
+                                        uint32_t player,
+                                        uint32_t *out);
+
+/**
+ * The Voronoi split, as `lc_game_voronoi` (the same `counts` and
+ * `owners`), with the lean search. Allocates nothing.
+ *
+ * # Safety
+ * `state` must be NULL or a live state; `counts` must hold `counts_len`
+ * writable slots; `owners` must be NULL or hold `owners_len` writable slots.
+ */
+enum LcStatus lc_search_state_voronoi(const struct LcSearchState *state,
+                                      uint32_t *counts,
+                                      size_t counts_len,
+                                      int8_t *owners,
+                                      size_t owners_len);
 
 /**
  * The name of a status code as a static, NUL-terminated string (for

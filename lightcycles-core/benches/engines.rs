@@ -7,8 +7,10 @@
 //!
 //! For instruction counts (repeatable on a noisy machine), the same binary
 //! runs one measure a given number of times without criterion:
-//! `engines --count WHAT TIMES`, with `WHAT` one of `step`, `voronoi-early`,
-//! `voronoi-mid`, `reachable-early`, `reachable-mid`. Run it under
+//! `engines --count WHAT TIMES`, with `WHAT` one of `step`, `copy-step`,
+//! `voronoi-early`, `voronoi-mid`, `reachable-early`, `reachable-mid`, and
+//! the same on the search state: `lean-step`, `lean-copy-step`,
+//! `lean-voronoi-early`, … (`scripts/callgrind.sh` runs them all). Run it under
 //! `valgrind --tool=callgrind` with two values of `TIMES`; the difference of
 //! the totals divided by the difference of `TIMES` is the cost of one call
 //! (one step, for `step`), free of the setup.
@@ -16,6 +18,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, BenchmarkId, Criterion};
+use lightcycles_core::search_state::SearchState;
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, ReferenceGame, SplitMix64, EMPTY};
 
@@ -178,35 +181,75 @@ criterion_group!(benches, steps, searches, games);
 /// Runs `what` `times` times (see the module documentation).
 fn count(what: &str, times: u64) {
     match what {
-        "step" => {
+        "step" | "lean-step" => {
             // The scripted game replayed step by step; one call is one step.
             let (start, _, actions) = script::<FastGame>();
-            let mut game = start.clone();
+            let lean_start = SearchState::from_game(&start).unwrap();
+            let (mut game, mut lean) = (start.clone(), lean_start);
             let mut done = 0;
             while done < times {
                 game.clone_from(&start);
+                lean = lean_start;
                 for a in actions.iter().take((times - done) as usize) {
-                    let _ = game.step(black_box(a));
+                    if what == "step" {
+                        let _ = game.step(black_box(a));
+                    } else {
+                        let _ = lean.step(black_box(a));
+                    }
                     done += 1;
                 }
             }
-            black_box(game);
+            black_box((game, lean));
+        }
+        "copy-step" | "lean-copy-step" => {
+            // A warm position of the scripted game copied and stepped.
+            let (_, states, actions) = script::<FastGame>();
+            let hot: Vec<(FastGame, SearchState, [Action; 2])> = (100..116)
+                .map(|i| (states[i].clone(), SearchState::from_game(&states[i]).unwrap(), actions[i]))
+                .collect();
+            let mut game = states[0].clone();
+            let mut lean = SearchState::from_game(&game).unwrap();
+            for t in 0..times as usize {
+                let (g, l, a) = &hot[t % hot.len()];
+                if what == "copy-step" {
+                    game.clone_from(black_box(g));
+                    let _ = game.step(black_box(a));
+                } else {
+                    lean = *black_box(l);
+                    let _ = lean.step(black_box(a));
+                }
+                black_box((&game, &lean));
+            }
         }
         _ => {
-            let (ticks, reach) = match what {
-                "voronoi-early" => (10, false),
-                "voronoi-mid" => (250, false),
-                "reachable-early" => (10, true),
-                "reachable-mid" => (250, true),
+            let (ticks, reach, lean) = match what {
+                "voronoi-early" => (10, false, false),
+                "voronoi-mid" => (250, false, false),
+                "reachable-early" => (10, true, false),
+                "reachable-mid" => (250, true, false),
+                "lean-voronoi-early" => (10, false, true),
+                "lean-voronoi-mid" => (250, false, true),
+                "lean-reachable-early" => (10, true, true),
+                "lean-reachable-mid" => (250, true, true),
                 _ => panic!("unknown measure {what}"),
             };
             let game = board_at(ticks);
+            let state = SearchState::from_game(&game).unwrap();
             let mut scratch = Scratch::for_game(&game);
             for _ in 0..times {
-                if reach {
-                    black_box(space::reachable_with(black_box(&game), game.head(0), &mut scratch));
-                } else {
-                    black_box(space::voronoi_with(black_box(&game), &mut scratch));
+                match (reach, lean) {
+                    (true, false) => {
+                        black_box(space::reachable_with(black_box(&game), game.head(0), &mut scratch));
+                    }
+                    (false, false) => {
+                        black_box(space::voronoi_with(black_box(&game), &mut scratch));
+                    }
+                    (true, true) => {
+                        black_box(space::lean::reachable(black_box(&state), state.head(0)));
+                    }
+                    (false, true) => {
+                        black_box(space::lean::voronoi(black_box(&state)));
+                    }
                 }
             }
         }

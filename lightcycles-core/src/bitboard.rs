@@ -151,7 +151,7 @@ pub fn mark_neighbours(layout: Layout, allowed: &[u64], pos: Pos, out: &mut [u64
 /// Fills downward (toward bit 0) from `seeds` through the ones of `open`:
 /// an occluded fill in six doubling steps.
 #[inline(always)]
-const fn fill_down(seeds: u64, open: u64) -> u64 {
+pub(crate) const fn fill_down(seeds: u64, open: u64) -> u64 {
     let mut g = seeds & open;
     let mut p = open;
     g |= p & (g >> 1);

@@ -36,23 +36,23 @@ use crate::position::Position;
 /// One player, packed: 12 bytes (whether it rides is a bit of
 /// [`FastGame`]'s `alive` mask).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Rider {
-    pos: Pos,
-    dir: Dir,
-    trail: u32,
+pub(crate) struct Rider {
+    pub(crate) pos: Pos,
+    pub(crate) dir: Dir,
+    pub(crate) trail: u32,
     /// The tick of elimination, [`RIDING`] while riding.
-    eliminated_at: u32,
+    pub(crate) eliminated_at: u32,
 }
 
 /// `eliminated_at` of a player still riding: no tick is this large (the cap
 /// is at most 1 000 000), while a position may say a player was eliminated
 /// on tick 0.
-const RIDING: u32 = u32::MAX;
+pub(crate) const RIDING: u32 = u32::MAX;
 
-const NO_RIDER: Rider = Rider { pos: Pos::new(0, 0), dir: Dir::N, trail: 0, eliminated_at: RIDING };
+pub(crate) const NO_RIDER: Rider = Rider { pos: Pos::new(0, 0), dir: Dir::N, trail: 0, eliminated_at: RIDING };
 
 /// A target that is off the board (no cell has this bit index).
-const OFF_BOARD: u32 = u32::MAX;
+pub(crate) const OFF_BOARD: u32 = u32::MAX;
 
 /// A game on bitboards: the same rules and results as the reference engine,
 /// cheap to copy, no allocation per step.
@@ -347,92 +347,149 @@ impl Engine for FastGame {
 }
 
 impl FastGame {
-    /// One tick with `N` players (docs/RULES.md section 7).
+    /// One tick with `N` players (docs/RULES.md section 7), through the
+    /// one tick on bits ([`advance`]).
     #[inline(always)]
     fn advance<const N: usize>(&mut self, actions: &[Action; N]) {
-        let t = self.tick + 1;
-        let eliminate = self.config.fault_policy == FaultPolicy::Eliminate;
-        let (w, h) = (self.layout.width(), self.layout.height());
-        let row_bits = self.layout.words_per_row() as u32 * 64;
-
-        // Steps 1 to 3: faults under `eliminate`, new directions, targets
-        // (as bit indices, equal for two players exactly when their targets
-        // are). Every player in A takes its new direction (step 5) right
-        // away: nothing later in the tick reads the old one.
-        let mut in_a = [false; N];
-        let mut target = [OFF_BOARD; N];
-        let mut next = [Pos::new(0, 0); N];
-        for i in 0..N {
-            if self.alive >> i & 1 == 0 {
-                continue;
-            }
-            let action = actions[i];
-            if eliminate && action.is_fault() {
-                self.alive &= !(1 << i);
-                self.riders[i].eliminated_at = t;
-                continue;
-            }
-            let rider = &mut self.riders[i];
-            let d = match action {
-                Action::Move(d) => player::resolve(rider.dir, rider.trail, d),
-                _ => rider.dir,
-            };
-            rider.dir = d;
-            in_a[i] = true;
-            // Off the board to the left or the top wraps to a huge value.
-            let x = (rider.pos.x as u32).wrapping_add(STEP_X[d as usize]);
-            let y = (rider.pos.y as u32).wrapping_add(STEP_Y[d as usize]);
-            if x < w && y < h {
-                target[i] = y * row_bits + x;
-                next[i] = Pos::new(x as u8, y as u8);
-            }
-        }
-
-        // Step 4: crashes, judged on the board as it was: off the board or
-        // into a solid cell, or a head-on with another player of A.
-        let mut crashed = [false; N];
-        for i in 0..N {
-            let ti = target[i];
-            crashed[i] |= in_a[i] && (ti == OFF_BOARD || self.bits[(ti >> 6) as usize] >> (ti & 63) & 1 != 0);
-            for j in i + 1..N {
-                if in_a[i] && in_a[j] && target[j] == ti {
-                    crashed[i] = true;
-                    crashed[j] = true;
-                }
-            }
-        }
-
-        // Step 5: the crashed are eliminated, the rest move.
-        let plane = self.layout.words();
-        for i in 0..N {
-            if !in_a[i] {
-                continue;
-            }
-            if crashed[i] {
-                self.alive &= !(1 << i);
-                self.riders[i].eliminated_at = t;
-                continue;
-            }
-            let ti = target[i];
-            let (word, mask) = ((ti >> 6) as usize, 1u64 << (ti & 63));
-            self.bits[word] |= mask;
-            // With `N` and `i` known here, the planes of the owner code's zero
-            // bits drop out at compile time.
-            let code = i + 1;
-            for b in 0..owner_planes(N as u32) as usize {
-                if code >> b & 1 != 0 {
-                    self.bits[(1 + b) * plane + word] |= mask;
-                }
-            }
-            let r = &mut self.riders[i];
-            r.pos = next[i];
-            r.trail += 1;
-        }
-
-        // Step 6 and section 8.
-        self.tick = t;
-        self.over = is_over(t, self.config.max_ticks, self.alive.count_ones() as usize);
+        let bits = Planes { bits: &mut self.bits, plane: self.layout.words() };
+        let board = TickBoard {
+            width: self.layout.width(),
+            height: self.layout.height(),
+            row_bits: self.layout.words_per_row() as u32 * 64,
+            eliminate: self.config.fault_policy == FaultPolicy::Eliminate,
+        };
+        self.tick = advance(bits, board, &mut self.riders, &mut self.alive, self.tick, actions);
+        self.over = is_over(self.tick, self.config.max_ticks, self.alive.count_ones() as usize);
     }
+}
+
+/// What the tick on bits needs to know of a board besides its cells.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TickBoard {
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    /// Bits per row: cell `(x, y)` is bit `y * row_bits + x`.
+    pub(crate) row_bits: u32,
+    /// Whether a fault eliminates (`FaultPolicy::Eliminate`).
+    pub(crate) eliminate: bool,
+}
+
+/// The cells as the tick on bits reads and writes them: whether a cell is
+/// solid, and a cell made solid as a player's trail.
+pub(crate) trait TickCells {
+    /// Whether the cell of bit index `bit` is solid.
+    fn is_solid_bit(&self, bit: u32) -> bool;
+    /// Makes the cell of bit index `bit` solid, held by player `id` of `N`.
+    fn claim<const N: usize>(&mut self, bit: u32, id: usize);
+}
+
+/// The buffer of a [`FastGame`]: the solid plane, then the owner planes.
+struct Planes<'a> {
+    bits: &'a mut [u64],
+    plane: usize,
+}
+
+impl TickCells for Planes<'_> {
+    #[inline(always)]
+    fn is_solid_bit(&self, bit: u32) -> bool {
+        self.bits[(bit >> 6) as usize] >> (bit & 63) & 1 != 0
+    }
+
+    #[inline(always)]
+    fn claim<const N: usize>(&mut self, bit: u32, id: usize) {
+        let (word, mask) = ((bit >> 6) as usize, 1u64 << (bit & 63));
+        self.bits[word] |= mask;
+        // With `N` and `id` known here, the planes of the owner code's zero
+        // bits drop out at compile time.
+        let code = id + 1;
+        for b in 0..owner_planes(N as u32) as usize {
+            if code >> b & 1 != 0 {
+                self.bits[(1 + b) * self.plane + word] |= mask;
+            }
+        }
+    }
+}
+
+/// The one tick on bits (docs/RULES.md section 7, steps 1 to 6) for `N`
+/// players: the fast engine and the lean [`crate::search_state::SearchState`]
+/// both step through it. Returns the new tick; whether the game is over is
+/// the caller's (section 8, [`is_over`]).
+#[inline(always)]
+pub(crate) fn advance<const N: usize, C: TickCells>(
+    mut cells: C,
+    board: TickBoard,
+    riders: &mut [Rider; MAX_PLAYERS],
+    alive: &mut u8,
+    tick: u32,
+    actions: &[Action; N],
+) -> u32 {
+    let t = tick + 1;
+    let TickBoard { width: w, height: h, row_bits, eliminate } = board;
+
+    // Steps 1 to 3: faults under `eliminate`, new directions, targets
+    // (as bit indices, equal for two players exactly when their targets
+    // are). Every player in A takes its new direction (step 5) right
+    // away: nothing later in the tick reads the old one.
+    let mut in_a = [false; N];
+    let mut target = [OFF_BOARD; N];
+    let mut next = [Pos::new(0, 0); N];
+    for i in 0..N {
+        if *alive >> i & 1 == 0 {
+            continue;
+        }
+        let action = actions[i];
+        if eliminate && action.is_fault() {
+            *alive &= !(1 << i);
+            riders[i].eliminated_at = t;
+            continue;
+        }
+        let rider = &mut riders[i];
+        let d = match action {
+            Action::Move(d) => player::resolve(rider.dir, rider.trail, d),
+            _ => rider.dir,
+        };
+        rider.dir = d;
+        in_a[i] = true;
+        // Off the board to the left or the top wraps to a huge value.
+        let x = (rider.pos.x as u32).wrapping_add(STEP_X[d as usize]);
+        let y = (rider.pos.y as u32).wrapping_add(STEP_Y[d as usize]);
+        if x < w && y < h {
+            target[i] = y * row_bits + x;
+            next[i] = Pos::new(x as u8, y as u8);
+        }
+    }
+
+    // Step 4: crashes, judged on the board as it was: off the board or
+    // into a solid cell, or a head-on with another player of A.
+    let mut crashed = [false; N];
+    for i in 0..N {
+        let ti = target[i];
+        crashed[i] |= in_a[i] && (ti == OFF_BOARD || cells.is_solid_bit(ti));
+        for j in i + 1..N {
+            if in_a[i] && in_a[j] && target[j] == ti {
+                crashed[i] = true;
+                crashed[j] = true;
+            }
+        }
+    }
+
+    // Step 5: the crashed are eliminated, the rest move.
+    for i in 0..N {
+        if !in_a[i] {
+            continue;
+        }
+        if crashed[i] {
+            *alive &= !(1 << i);
+            riders[i].eliminated_at = t;
+            continue;
+        }
+        cells.claim::<N>(target[i], i);
+        let r = &mut riders[i];
+        r.pos = next[i];
+        r.trail += 1;
+    }
+    // Step 6: the tick is over.
+    t
 }
 
 /// `dx` of each direction code, as a wrapping `u32` (−1 wraps).

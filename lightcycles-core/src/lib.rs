@@ -8,6 +8,9 @@
 //! - [`reference::ReferenceGame`]: the readable reference engine.
 //! - [`fast::FastGame`]: the same rules on bitboards, for search; and
 //!   [`space`]: room, Voronoi split, separation and safe moves on it.
+//! - [`search_state::SearchState`]: the lean, fixed-size state a search
+//!   copies and steps (boards up to 64 × 64), and [`space::lean`]: the
+//!   space helpers on it.
 //! - [`player`]: a player's state and the neck rule of its moves.
 //! - [`map`]: the seeded map generator and the 2010 map loader.
 //! - [`command`]: the one parser of answer lines, and fault recording.
@@ -53,6 +56,7 @@ pub mod reference;
 #[cfg(feature = "serde")]
 pub mod replay;
 pub mod rng;
+pub mod search_state;
 #[cfg(feature = "serde")]
 mod serde_names;
 pub mod space;
@@ -68,3 +72,4 @@ pub use player::PlayerState;
 pub use position::{Position, PositionError};
 pub use reference::ReferenceGame;
 pub use rng::SplitMix64;
+pub use search_state::SearchState;

@@ -11,6 +11,10 @@
 //! engine from the reference's position as plain data and compares that.
 //! The first difference is reported with its tick.
 //!
+//! The lean search state (`SearchState`, boards up to 64 × 64) goes through
+//! the same gate on every fuzz game that fits; it keeps no owners, so its
+//! cells are compared as empty or not.
+//!
 //! `cargo test` plays 2,000 games. The long run of 100,000 is ignored by
 //! default:
 //!
@@ -21,6 +25,7 @@
 use std::fmt::Debug;
 
 use lightcycles_core::config::{MAX_SIDE, MIN_SIDE, MIN_SIDE_MANY_PLAYERS};
+use lightcycles_core::search_state::{SearchState, SearchStateError, MAX_SEARCH_SIDE};
 use lightcycles_core::{
     Action, Answer, Config, Dir, Engine, FastGame, FaultKind, FaultPolicy, GameError, Map, Outcome, PlayerState, Pos,
     Position, ReferenceGame, SplitMix64, StepError, EMPTY,
@@ -235,8 +240,64 @@ fn answer<E: Engine>(game: &E, id: usize, temper: Temper, rng: &mut SplitMix64) 
     letter(top[rng.below(top.len() as u64) as usize])
 }
 
+/// An engine under the gate: whether its cells say who holds them.
+trait Gated: Engine {
+    /// `false` for a state that knows only whether a cell is empty.
+    const OWNERS: bool = true;
+}
+
+impl Gated for FastGame {}
+impl Gated for ReferenceGame {}
+
+/// The lean search state under the gate, through the engine trait: its
+/// cells read as empty or rock (it keeps no owners).
+#[derive(Clone, Debug)]
+struct Lean(SearchState);
+
+impl Gated for Lean {
+    const OWNERS: bool = false;
+}
+
+impl Engine for Lean {
+    fn from_position(position: &Position) -> Result<Self, GameError> {
+        match SearchState::from_position(position) {
+            Ok(state) => Ok(Lean(state)),
+            Err(SearchStateError::Game(e)) => Err(e),
+            Err(e) => panic!("the gate gives the search state only boards that fit: {e}"),
+        }
+    }
+    fn config(&self) -> &Config {
+        self.0.config()
+    }
+    fn tick(&self) -> u32 {
+        self.0.tick()
+    }
+    fn num_players(&self) -> usize {
+        self.0.num_players()
+    }
+    fn player(&self, id: usize) -> PlayerState {
+        self.0.player(id)
+    }
+    fn cell(&self, pos: Pos) -> lightcycles_core::CellValue {
+        if self.0.cell_is_empty(pos) {
+            EMPTY
+        } else {
+            lightcycles_core::ROCK
+        }
+    }
+    fn is_over(&self) -> bool {
+        self.0.is_over()
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+    fn step(&mut self, actions: &[Action]) -> Result<(), StepError> {
+        self.0.step(actions)
+    }
+}
+
 /// Compares everything the rules define about the current state.
-fn compare_state<R: Engine, F: Engine>(reference: &R, fast: &F) -> Result<(), Divergence> {
+fn compare_state<R: Engine, F: Gated>(reference: &R, fast: &F) -> Result<(), Divergence> {
     let t = reference.tick();
     if fast.tick() != t {
         return Err(differ(t, "tick", t, fast.tick()));
@@ -263,7 +324,12 @@ fn compare_state<R: Engine, F: Engine>(reference: &R, fast: &F) -> Result<(), Di
     for y in 0..config.height {
         for x in 0..config.width {
             let pos = Pos::new(x as u8, y as u8);
-            if reference.cell(pos) != fast.cell(pos) {
+            let differs = if F::OWNERS {
+                reference.cell(pos) != fast.cell(pos)
+            } else {
+                (reference.cell(pos) == EMPTY) != (fast.cell(pos) == EMPTY)
+            };
+            if differs {
                 return Err(differ(t, format!("cell {pos}"), reference.cell(pos), fast.cell(pos)));
             }
         }
@@ -282,7 +348,7 @@ struct Played {
 
 /// Plays `spec` through both engines, tick by tick, with the answers the
 /// fuzz bots give on the reference's board. Returns the first difference.
-fn run_gate<R: Engine, F: Engine>(spec: &Spec, reference: &mut R, fast: &mut F) -> Result<Played, Divergence> {
+fn run_gate<R: Engine, F: Gated>(spec: &Spec, reference: &mut R, fast: &mut F) -> Result<Played, Divergence> {
     let mut rng = SplitMix64::new(spec.answers);
     let n = reference.num_players();
     compare_state(reference, fast)?;
@@ -331,7 +397,7 @@ fn run_gate<R: Engine, F: Engine>(spec: &Spec, reference: &mut R, fast: &mut F) 
 
 /// Builds both engines for `spec` and runs the gate; boards that cannot be
 /// built must fail alike in both.
-fn gate_game<F: Engine>(game: u64) -> Result<Option<(Spec, Played)>, Divergence> {
+fn gate_game<F: Gated>(game: u64) -> Result<Option<(Spec, Played)>, Divergence> {
     let spec = spec(game);
     match (build::<ReferenceGame>(&spec), build::<F>(&spec)) {
         (Ok(mut reference), Ok(mut fast)) => run_gate(&spec, &mut reference, &mut fast).map(|p| Some((spec, p))),
@@ -416,6 +482,46 @@ impl Coverage {
 #[test]
 fn two_thousand_fuzz_games_play_alike() {
     gate_range(0..2_000);
+}
+
+/// The fuzz games of `range` whose board fits a search state, through the
+/// gate on the search state; how many there were.
+fn gate_lean(range: std::ops::Range<u64>) -> (u64, Coverage) {
+    let mut stats = Coverage::default();
+    let mut fitting = 0;
+    for game in range {
+        let s = spec(game);
+        if s.config.width > MAX_SEARCH_SIDE || s.config.height > MAX_SEARCH_SIDE {
+            continue;
+        }
+        fitting += 1;
+        match gate_game::<Lean>(game) {
+            Ok(Some((spec, played))) => stats.add(&spec, &played),
+            Ok(None) => stats.unbuildable += 1,
+            Err(d) => panic!("fuzz game {game} ({:?}) differs on the search state: {d:?}", s.config),
+        }
+    }
+    (fitting, stats)
+}
+
+#[test]
+fn the_search_state_plays_the_fuzz_games_that_fit_alike() {
+    let (fitting, stats) = gate_lean(0..3_000);
+    assert!(fitting >= 1_500, "{fitting} games fit");
+    assert_eq!(stats.games + stats.unbuildable, fitting);
+    for n in 2..=8 {
+        assert!(stats.players[n] > 0, "{n} players: {stats:?}");
+    }
+    assert!(stats.policies.iter().all(|&p| p > 0), "{stats:?}");
+    assert!(stats.drawn > 0 && stats.draws > 0 && stats.capped > 0, "{stats:?}");
+    assert!(stats.invalid > 0 && stats.timeouts > 0 && stats.crashes > 0, "{stats:?}");
+}
+
+/// The long run of the search state: `cargo test --release -p lightcycles-core --test trajectory_gate -- --ignored`.
+#[test]
+#[ignore = "the fitting games of 100,000: run with --release -- --ignored"]
+fn the_search_state_plays_a_hundred_thousand_fuzz_games_alike() {
+    gate_lean(3_000..103_000);
 }
 
 /// The long run: `cargo test --release -p lightcycles-core --test trajectory_gate -- --ignored`.
@@ -518,6 +624,8 @@ impl Broken {
         Broken { correct: engine.clone(), engine, rule, parted_at: None }
     }
 }
+
+impl Gated for Broken {}
 
 impl Engine for Broken {
     fn from_position(position: &Position) -> Result<Self, GameError> {

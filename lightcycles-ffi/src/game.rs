@@ -57,6 +57,12 @@ impl LcGame {
     pub fn engine(&self) -> &FastGame {
         &self.engine
     }
+
+    /// A game around `engine` (for Rust callers such as the host's bench;
+    /// C callers make games with `lc_game_new` and its kin).
+    pub fn from_engine(engine: FastGame) -> LcGame {
+        LcGame { engine }
+    }
 }
 
 /// One player's state.
@@ -102,11 +108,12 @@ pub struct LcResult {
     pub trails: [u32; LC_MAX_PLAYERS],
 }
 
-const PLAYER_V1_SIZE: usize = size_of::<LcPlayer>();
+pub(crate) const PLAYER_V1_SIZE: usize = size_of::<LcPlayer>();
 const RESULT_V1_SIZE: usize = size_of::<LcResult>();
 
 /// The action of a move code, or an error naming `moves[i]`.
-fn action(i: usize, code: i32) -> FfiResult<Action> {
+#[inline]
+pub(crate) fn action(i: usize, code: i32) -> FfiResult<Action> {
     Ok(match code {
         0..=3 => Action::Move(Dir::ALL[code as usize]),
         LC_MOVE_NONE => Action::Keep,
@@ -429,18 +436,24 @@ pub unsafe extern "C" fn lc_game_player(game: *const LcGame, player: u32, out: *
         let game = unsafe { borrow(game, "game") }?;
         let out = unsafe { borrow_mut(out, "out") }?;
         check_struct_size("out", out.struct_size, PLAYER_V1_SIZE)?;
-        let p = game.engine.player(player_id(&game.engine, player)?);
-        *out = LcPlayer {
-            struct_size: out.struct_size,
-            x: p.pos.x as u32,
-            y: p.pos.y as u32,
-            dir: p.dir.code() as u32,
-            alive: p.alive as u32,
-            trail: p.trail,
-            eliminated_at: p.eliminated_at.map_or(-1, |t| t as i32),
-        };
-        Ok(())
+        write_player(out, &game.engine.player(player_id(&game.engine, player)?))
     })
+}
+
+/// Writes `p` to `out` (whose `struct_size` the caller has checked first:
+/// a wrong size is reported before a wrong id).
+pub(crate) fn write_player(out: &mut LcPlayer, p: &lightcycles_core::PlayerState) -> FfiResult<()> {
+    check_struct_size("out", out.struct_size, PLAYER_V1_SIZE)?;
+    *out = LcPlayer {
+        struct_size: out.struct_size,
+        x: p.pos.x as u32,
+        y: p.pos.y as u32,
+        dir: p.dir.code() as u32,
+        alive: p.alive as u32,
+        trail: p.trail,
+        eliminated_at: p.eliminated_at.map_or(-1, |t| t as i32),
+    };
+    Ok(())
 }
 
 /// Writes whether the game has ended to `*out`.

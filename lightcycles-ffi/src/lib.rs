@@ -24,6 +24,7 @@ pub mod error;
 pub mod game;
 pub mod observation;
 pub mod plugin;
+pub mod search_state;
 pub mod space;
 pub mod status;
 
@@ -37,6 +38,7 @@ pub use plugin::{
     LcBotChooseFn, LcBotCreateFn, LcBotDestroyFn, LcBotEntryFn, LcBotV1, PluginError, LC_BOT_ABI_VERSION,
     LC_BOT_ENTRY_SYMBOL,
 };
+pub use search_state::*;
 pub use status::{lc_status_name, LcStatus};
 
 /// The version of this C ABI. It grows when an entry point or a struct

@@ -344,3 +344,93 @@ fn a_finished_game_refuses_steps_and_gives_its_result() {
     assert_eq!(&result.placements[..2], &o.placements[..]);
     assert_eq!(&result.trails[..2], &o.trails[..]);
 }
+
+/// Owns a search state handle.
+struct Lean(*mut LcSearchState);
+
+impl Drop for Lean {
+    fn drop(&mut self) {
+        unsafe { lc_search_state_free(self.0) }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// The search state through the C ABI plays the game of `lc_game_step`
+    /// on any codes (bad ones refused alike, leaving both unchanged) and
+    /// answers every query as the game's calls do.
+    #[test]
+    fn search_states_play_and_answer_as_games(
+        config in small_config(),
+        seed in any::<u64>(),
+        codes in proptest::collection::vec(-6i32..6, 0..240),
+        x in -3i32..30,
+        y in -3i32..30,
+        id in 0u32..6,
+    ) {
+        let game = Handle::seeded(&config, seed);
+        let mut raw = ptr::null_mut();
+        prop_assert_eq!(unsafe { lc_search_state_new(game.0, &mut raw) }, LcStatus::Ok);
+        let lean = Lean(raw);
+        let mut raw = ptr::null_mut();
+        prop_assert_eq!(unsafe { lc_search_state_new(game.0, &mut raw) }, LcStatus::Ok);
+        let made = Lean(raw);
+        let n = config.players as usize;
+        for moves in codes.chunks(n) {
+            // The copy-make call answers as the step, into another state.
+            let m = unsafe { lc_search_state_step_from(lean.0, made.0, moves.as_ptr(), moves.len()) };
+            let (g, l) = unsafe { (lc_game_step(game.0, moves.as_ptr(), moves.len()), lc_search_state_step(lean.0, moves.as_ptr(), moves.len())) };
+            prop_assert_eq!(g, l);
+            prop_assert_eq!(m, l);
+            let (mut ta, mut tb) = (0u32, 1u32);
+            unsafe {
+                lc_search_state_tick(lean.0, &mut ta);
+                lc_search_state_tick(made.0, &mut tb);
+            }
+            if m == LcStatus::Ok {
+                prop_assert_eq!(ta, tb);
+            }
+            let (mut tg, mut tl) = (0u32, 1u32);
+            unsafe {
+                lc_game_tick(game.0, &mut tg);
+                lc_search_state_tick(lean.0, &mut tl);
+            }
+            prop_assert_eq!(tg, tl);
+            let mut v = 0i8;
+            let mut empty = false;
+            let (g, l) = unsafe { (lc_game_cell(game.0, x, y, &mut v), lc_search_state_is_empty(lean.0, x, y, &mut empty)) };
+            prop_assert_eq!(g, l);
+            if g == LcStatus::Ok {
+                prop_assert_eq!(empty, v == EMPTY);
+            }
+            let size = std::mem::size_of::<LcPlayer>() as u32;
+            let blank = LcPlayer { struct_size: size, x: 0, y: 0, dir: 0, alive: 0, trail: 0, eliminated_at: 0 };
+            let (mut pg, mut pl) = (blank, blank);
+            let (g, l) = unsafe { (lc_game_player(game.0, id, &mut pg), lc_search_state_player(lean.0, id, &mut pl)) };
+            prop_assert_eq!((g, pg), (l, pl));
+            let (mut rg, mut rl) = (0u32, 1u32);
+            let (g, l) = unsafe { (lc_game_reachable(game.0, id, &mut rg), lc_search_state_reachable(lean.0, id, &mut rl)) };
+            prop_assert_eq!(g, l);
+            if g == LcStatus::Ok {
+                prop_assert_eq!(rg, rl);
+            }
+            let cells = (config.width * config.height) as usize;
+            let (mut cg, mut cl) = ([0u32; 8], [1u32; 8]);
+            let (mut og, mut ol) = (vec![0i8; cells], vec![1i8; cells]);
+            let counts_len = (id as usize).min(8);
+            let g = unsafe { lc_game_voronoi(game.0, cg.as_mut_ptr(), counts_len, og.as_mut_ptr(), cells) };
+            let l = unsafe { lc_search_state_voronoi(lean.0, cl.as_mut_ptr(), counts_len, ol.as_mut_ptr(), cells) };
+            prop_assert_eq!(g, l);
+            if g == LcStatus::Ok {
+                prop_assert_eq!((&cg[..n], og), (&cl[..n], ol));
+            }
+            let (mut over_g, mut over_l) = (false, true);
+            unsafe {
+                lc_game_is_over(game.0, &mut over_g);
+                lc_search_state_is_over(lean.0, &mut over_l);
+            }
+            prop_assert_eq!(over_g, over_l);
+        }
+    }
+}

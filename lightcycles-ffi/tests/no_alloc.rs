@@ -88,3 +88,34 @@ fn copies_steps_and_fills_allocate_nothing_once_warm() {
         lc_game_free(b);
     }
 }
+
+#[test]
+fn search_states_copy_step_and_fill_without_allocating() {
+    let config = LcConfig { width: 48, height: 36, ..lc_config_default() };
+    let (mut game, mut a, mut b) = (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
+    unsafe {
+        assert_eq!(lc_game_new(&config, 3, &mut game), LcStatus::Ok);
+        assert_eq!(lc_search_state_new(game, &mut a), LcStatus::Ok);
+        assert_eq!(lc_search_state_new(game, &mut b), LcStatus::Ok);
+    }
+    let mut counts = [0u32; 8];
+    let mut owners = vec![0i8; 48 * 36];
+    let mut room = 0u32;
+    let before = allocations();
+    for _ in 0..100 {
+        unsafe {
+            assert_eq!(lc_search_state_copy_into(a, b), LcStatus::Ok);
+            assert_eq!(lc_search_state_step(b, [LC_MOVE_N, LC_MOVE_NONE].as_ptr(), 2), LcStatus::Ok);
+            assert_eq!(lc_search_state_reachable(b, 0, &mut room), LcStatus::Ok);
+            let status = lc_search_state_voronoi(b, counts.as_mut_ptr(), 8, owners.as_mut_ptr(), owners.len());
+            assert_eq!(status, LcStatus::Ok);
+        }
+    }
+    let made = allocations() - before;
+    assert_eq!(made, 0, "{made} allocations in 100 rounds of copy, step and fills of a search state");
+    unsafe {
+        lc_search_state_free(a);
+        lc_search_state_free(b);
+        lc_game_free(game);
+    }
+}

@@ -49,7 +49,7 @@
 //! single game ([`game::run::play_game`]) are called the same way.
 // Unsafe code is refused everywhere but where C plugins are called
 // (`bot::adapter::plugin::c`), where a C plugin table is made to time that
-// adapter (`bench::adapters`), where bot processes get their limits and
+// adapter (`bench::adapters`), where the C ABI is timed (`bench::abi`), where bot processes get their limits and
 // their containment (`bot::process::sandbox`, `bot::process::contain`) and
 // where an exit from inside the host is caught (`cli::exit_guard`); each
 // allows it and says why at each use.

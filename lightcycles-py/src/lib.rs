@@ -5,6 +5,7 @@
 //! - [`config`]: `Config`, checked by the core.
 //! - [`game`]: `Game`, the fast engine, and `generate_map`.
 //! - [`replay`]: `Replay`: load, verify, frames.
+//! - [`search_state`]: `SearchState`, the lean state for a search's inner loop.
 //! - [`play`]: `play`, the host's match loop, with Python callables as bots.
 //! - [`tournament`]: `tournament` (or one shard of it), `merge_results` and
 //!   `check_bots`.
@@ -19,6 +20,7 @@ mod convert;
 mod game;
 mod play;
 mod replay;
+mod search_state;
 mod tournament;
 mod vector;
 
@@ -30,6 +32,7 @@ fn _lightcycles(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<config::PyConfig>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<replay::PyReplay>()?;
+    m.add_class::<search_state::PySearchState>()?;
     m.add_class::<play::PlayResult>()?;
     m.add_class::<play::GameResult>()?;
     m.add_class::<vector::PyVectorEnv>()?;

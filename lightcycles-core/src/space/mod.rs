@@ -21,6 +21,7 @@ use crate::engine::Engine;
 use crate::fast::FastGame;
 use crate::geometry::{DirSet, Pos, EMPTY};
 
+pub mod lean;
 mod voronoi;
 
 pub use voronoi::{voronoi, voronoi_with, Voronoi};

@@ -500,6 +500,157 @@ static void test_search_helpers(void) {
     lc_game_free(game);
 }
 
+/* The lean search state plays the game's game, tick by tick, and answers its
+ * flood fills alike; copies are independent; every error path. */
+static void test_search_state(void) {
+    LcGame *game = seeded(48, 36, 2, 4, 21);
+    LcSearchState *state = NULL, *copy = NULL;
+    OK(lc_search_state_new(game, &state));
+    OK(lc_search_state_new(game, &copy));
+    CHECK(state != NULL && copy != NULL);
+    int32_t moves[2] = {LC_MOVE_E, LC_MOVE_W};
+    bool over = false;
+    uint32_t ticks = 0;
+    while (!over) {
+        /* Each player turns every seventh tick, and takes the first move
+         * (from its turn on) whose target is empty, so that the trails bend
+         * and the game lasts. */
+        for (uint32_t id = 0; id < 2; id++) {
+            LcPlayer me = player(game, id);
+            static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+            int first = (int)(ticks % 7 == 6 ? (me.dir + 1 + 2 * id) % 4 : me.dir);
+            for (int k = 0; k < 4; k++) {
+                int d = (first + k) % 4, x = (int)me.x + dx[d], y = (int)me.y + dy[d];
+                bool empty = false;
+                if (x >= 0 && y >= 0 && x < 48 && y < 36 && lc_search_state_is_empty(state, x, y, &empty) == LC_STATUS_OK && empty) {
+                    moves[id] = d;
+                    break;
+                }
+            }
+        }
+        OK(lc_game_step(game, moves, 2));
+        OK(lc_search_state_step(state, moves, 2));
+        ticks++;
+        uint32_t t = 0;
+        OK(lc_search_state_tick(state, &t));
+        CHECK(t == ticks);
+        for (uint32_t id = 0; id < 2; id++) {
+            LcPlayer want = player(game, id), got;
+            memset(&got, 0xCD, sizeof got);
+            got.struct_size = sizeof got;
+            OK(lc_search_state_player(state, id, &got));
+            CHECK(memcmp(&want, &got, sizeof want) == 0);
+            uint32_t room_game = 0, room_state = 1;
+            OK(lc_game_reachable(game, id, &room_game));
+            OK(lc_search_state_reachable(state, id, &room_state));
+            CHECK(room_game == room_state);
+        }
+        for (int y = 0; y < 36; y++) {
+            for (int x = 0; x < 48; x++) {
+                int8_t v = 0;
+                bool empty = false;
+                OK(lc_game_cell(game, x, y, &v));
+                OK(lc_search_state_is_empty(state, x, y, &empty));
+                CHECK(empty == (v == -1));
+            }
+        }
+        uint32_t counts_game[2], counts_state[2];
+        static int8_t owners_game[48 * 36], owners_state[48 * 36];
+        OK(lc_game_voronoi(game, counts_game, 2, owners_game, sizeof owners_game));
+        OK(lc_search_state_voronoi(state, counts_state, 2, owners_state, sizeof owners_state));
+        CHECK(memcmp(counts_game, counts_state, sizeof counts_game) == 0);
+        CHECK(memcmp(owners_game, owners_state, sizeof owners_game) == 0);
+        OK(lc_search_state_voronoi(state, counts_state, 2, NULL, 0));
+        CHECK(memcmp(counts_game, counts_state, sizeof counts_game) == 0);
+        OK(lc_game_is_over(game, &over));
+        bool lean_over = !over;
+        OK(lc_search_state_is_over(state, &lean_over));
+        CHECK(lean_over == over);
+    }
+    CHECK(ticks > 30);
+    FAILS(lc_search_state_step(state, moves, 2), LC_STATUS_GAME_OVER, "the game ended on tick");
+
+    /* The copy still holds the start; copying over it makes it the end. */
+    uint32_t t = 99;
+    OK(lc_search_state_tick(copy, &t));
+    CHECK(t == 0);
+    OK(lc_search_state_copy_into(state, copy));
+    OK(lc_search_state_tick(copy, &t));
+    CHECK(t == ticks);
+    OK(lc_search_state_copy_into(copy, copy));
+    FAILS(lc_search_state_copy_into(NULL, copy), LC_STATUS_NULL_POINTER, "src is null");
+    FAILS(lc_search_state_copy_into(state, NULL), LC_STATUS_NULL_POINTER, "dst is null");
+    FAILS(lc_search_state_copy_into(NULL, NULL), LC_STATUS_NULL_POINTER, "src is null");
+    /* Copy-make in one call: the start played one tick further, the start kept. */
+    LcSearchState *start = NULL;
+    OK(lc_search_state_new(game, &start)); /* the game is over: its last state */
+    FAILS(lc_search_state_step_from(start, copy, moves, 2), LC_STATUS_GAME_OVER, "the game ended");
+    OK(lc_search_state_tick(copy, &t));
+    CHECK(t == ticks); /* unchanged on error */
+    lc_search_state_free(start);
+    FAILS(lc_search_state_step_from(NULL, copy, moves, 2), LC_STATUS_NULL_POINTER, "src is null");
+    FAILS(lc_search_state_step_from(copy, NULL, moves, 2), LC_STATUS_NULL_POINTER, "dst is null");
+    FAILS(lc_search_state_step_from(copy, copy, moves, 3), LC_STATUS_OUT_OF_RANGE, "count = 3, expected 2");
+    lc_search_state_free(copy);
+    lc_search_state_free(state);
+    lc_search_state_free(NULL);
+
+    /* Errors. */
+    LcSearchState *fresh = NULL;
+    LcGame *small = seeded(16, 16, 3, 0, 2);
+    LcGame *small_game_for_next = seeded(20, 20, 3, 0, 9); /* any board: states of any size copy */
+    OK(lc_search_state_new(small, &fresh));
+    lc_game_free(small); /* the state is a copy: it outlives its game */
+    int32_t three[3] = {LC_MOVE_N, LC_MOVE_NONE, LC_FAULT_TIMEOUT};
+    FAILS(lc_search_state_step(fresh, three, 2), LC_STATUS_OUT_OF_RANGE, "count = 2, expected 3");
+    three[1] = 9;
+    FAILS(lc_search_state_step(fresh, three, 3), LC_STATUS_OUT_OF_RANGE, "moves[1] = 9");
+    OK(lc_search_state_tick(fresh, &t));
+    CHECK(t == 0);
+    three[1] = LC_FAULT_INVALID;
+    LcSearchState *next = NULL;
+    OK(lc_search_state_new(small_game_for_next, &next));
+    OK(lc_search_state_step_from(fresh, next, three, 3));
+    OK(lc_search_state_tick(next, &t));
+    CHECK(t == 1);
+    OK(lc_search_state_tick(fresh, &t));
+    CHECK(t == 0); /* the source is kept */
+    lc_search_state_free(next);
+    OK(lc_search_state_step(fresh, three, 3));
+    FAILS(lc_search_state_step(NULL, three, 3), LC_STATUS_NULL_POINTER, "state is null");
+    FAILS(lc_search_state_step(fresh, NULL, 3), LC_STATUS_NULL_POINTER, "moves is null");
+    bool empty = false;
+    FAILS(lc_search_state_is_empty(fresh, 16, 0, &empty), LC_STATUS_OUT_OF_RANGE, "cell (16, 0) is off the 16 × 16 board");
+    FAILS(lc_search_state_is_empty(fresh, 0, -1, &empty), LC_STATUS_OUT_OF_RANGE, "off the");
+    FAILS(lc_search_state_is_empty(fresh, 0, 0, NULL), LC_STATUS_NULL_POINTER, "out is null");
+    LcPlayer p;
+    p.struct_size = sizeof p;
+    FAILS(lc_search_state_player(fresh, 3, &p), LC_STATUS_OUT_OF_RANGE, "player = 3");
+    p.struct_size = 4;
+    FAILS(lc_search_state_player(fresh, 0, &p), LC_STATUS_STRUCT_SIZE, "out");
+    uint32_t room = 0, counts[3];
+    int8_t owners[256];
+    FAILS(lc_search_state_reachable(fresh, 3, &room), LC_STATUS_OUT_OF_RANGE, "player = 3");
+    FAILS(lc_search_state_reachable(NULL, 0, &room), LC_STATUS_NULL_POINTER, "state is null");
+    FAILS(lc_search_state_voronoi(fresh, counts, 2, NULL, 0), LC_STATUS_OUT_OF_RANGE, "counts_len = 2, expected at least 3");
+    FAILS(lc_search_state_voronoi(fresh, counts, 3, owners, 255), LC_STATUS_OUT_OF_RANGE, "owners_len = 255, expected at least 256");
+    FAILS(lc_search_state_voronoi(fresh, NULL, 3, NULL, 0), LC_STATUS_NULL_POINTER, "counts is null");
+    OK(lc_search_state_voronoi(fresh, counts, 3, owners, 256));
+    FAILS(lc_search_state_tick(NULL, &t), LC_STATUS_NULL_POINTER, "state is null");
+    FAILS(lc_search_state_is_over(fresh, NULL), LC_STATUS_NULL_POINTER, "out is null");
+    lc_search_state_free(fresh);
+    lc_game_free(small_game_for_next);
+
+    LcSearchState *big = (LcSearchState *)&t; /* must be cleared on failure */
+    LcGame *wide = seeded(65, 20, 2, 0, 1);
+    FAILS(lc_search_state_new(wide, &big), LC_STATUS_OUT_OF_RANGE, "up to 64 × 64");
+    CHECK(big == NULL);
+    FAILS(lc_search_state_new(NULL, &big), LC_STATUS_NULL_POINTER, "game is null");
+    FAILS(lc_search_state_new(wide, NULL), LC_STATUS_NULL_POINTER, "out is null");
+    lc_game_free(wide);
+    lc_game_free(game);
+}
+
 int main(void) {
     test_versions_and_names();
     test_config_and_new();
@@ -509,6 +660,7 @@ int main(void) {
     test_clone_and_copy();
     test_observations();
     test_search_helpers();
+    test_search_state();
     printf("abi_test: %d checks passed\n", checks);
     return 0;
 }

@@ -9,13 +9,19 @@
 //! batches, each batch long enough for the clock; figures from one run are
 //! comparable with each other, less so across machines or runs.
 
+mod abi;
 pub mod adapters;
+mod lean;
+mod limit;
 mod plain;
 pub mod python_games;
 mod search_bot;
 
+pub use abi::{print_abi_table, AbiRow};
+
 pub use search_bot::{measure_search, print_search_table, SearchRow, SearchUnit};
 
+use lean::LeanScript;
 use plain::PlainSearch;
 
 use std::hint::black_box;
@@ -24,6 +30,7 @@ use std::time::{Duration, Instant};
 
 use lightcycles_core::bitboard;
 use lightcycles_core::engine::Engine;
+use lightcycles_core::search_state::SearchState;
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{map, Action, Config, Dir, DirSet, FastGame, Pos, ReferenceGame, SplitMix64, EMPTY};
 
@@ -66,78 +73,120 @@ impl Row {
     }
 }
 
+/// Everything the engine tables of one run hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    /// The engine table.
+    pub rows: Vec<Row>,
+    /// The limit probe's step, in nanoseconds: the yardstick of the
+    /// table's last column.
+    pub limit_ns: f64,
+    /// The C ABI table.
+    pub abi: Vec<AbiRow>,
+}
+
 /// Measures every row, spending about `time` per engine on each.
-pub fn measure(time: Duration) -> Vec<Row> {
+pub fn measure(time: Duration) -> Measured {
     measure_saying(time, &mut |_| {})
 }
 
 /// [`measure`], telling `progress` what it measures next, as it goes.
-pub fn measure_saying(time: Duration, progress: &mut dyn FnMut(&str)) -> Vec<Row> {
+pub fn measure_saying(time: Duration, progress: &mut dyn FnMut(&str)) -> Measured {
     let mut rows = Vec::new();
-    progress("engines: step, clone + step, copy into + step");
+    progress("engines: the limit probe, step, clone + step, copy into + step");
     let ns = |what: &str, fast: f64, reference: f64| Row { what: what.into(), unit: Unit::Nanos, fast, reference };
 
     let (script_fast, script_ref) = (Script::<FastGame>::new(), Script::<ReferenceGame>::new());
-    rows.push(ns("step (2 players, 48 × 36)", script_fast.ns_per_step(time), script_ref.ns_per_step(time)));
-    rows.push(ns("clone + step", script_fast.ns_per_clone_step(time), script_ref.ns_per_clone_step(time)));
+    let script_lean = LeanScript::new(&script_fast);
+    let ref_step = script_ref.ns_per_step(time);
+    let ref_clone_step = script_ref.ns_per_clone_step(time);
+    let limit_ns = script_lean.probe_ns_per_step(time);
+    rows.push(ns("limit probe: step (a minimal two-player bitboard tick, 48 × 36)", limit_ns, ref_step));
+    rows.push(ns("limit probe: copy + step (296 B)", script_lean.probe_ns_per_copy_step(time), ref_clone_step));
+    rows.push(ns("step (2 players, 48 × 36)", script_fast.ns_per_step(time), ref_step));
+    rows.push(ns("search state: step", script_lean.ns_per_step(time), ref_step));
+    rows.push(ns("clone + step", script_fast.ns_per_clone_step(time), ref_clone_step));
     rows.push(ns(
         "copy into + step (no allocation)",
         script_fast.ns_per_copy_step(time),
         script_ref.ns_per_copy_step(time),
     ));
+    rows.push(ns(
+        "search state: copy + step (640 B, no allocation)",
+        script_lean.ns_per_copy_step(time),
+        ref_clone_step,
+    ));
 
+    let early = board_at(EARLY_TICK);
     for (label, ticks) in [("early game", EARLY_TICK), ("mid game", MID_TICK)] {
         progress(&format!("engines: reachable cells and the Voronoi split, {label}"));
         let fast = board_at(ticks);
+        let lean = SearchState::from_game(&fast).expect("the default board fits a search state");
         let reference = ReferenceGame::from_position(&fast.position()).expect("a position of a played game is valid");
         let free = Config::default().cells() as u32 - bitboard::count(fast.solid());
         let mut scratch = Scratch::for_game(&fast);
         let mut plain = PlainSearch::new(&reference);
         let head = fast.head(0);
+        let plain_reach = per_op(time, || plain.reachable(black_box(&reference), head));
+        let plain_voronoi = per_op(time, || plain.voronoi(black_box(&reference)));
         rows.push(ns(
             &format!("reachable cells, {label} (tick {}, {free} free)", fast.tick()),
             per_op(time, || space::reachable_with(black_box(&fast), head, &mut scratch)),
-            per_op(time, || plain.reachable(black_box(&reference), head)),
+            plain_reach,
+        ));
+        rows.push(ns(
+            &format!("search state: reachable cells, {label}"),
+            per_op(time, || space::lean::reachable(black_box(&lean), head)),
+            plain_reach,
         ));
         rows.push(ns(
             &format!("Voronoi split, {label}"),
             per_op(time, || space::voronoi_with(black_box(&fast), &mut scratch)),
-            per_op(time, || plain.voronoi(black_box(&reference))),
+            plain_voronoi,
+        ));
+        rows.push(ns(
+            &format!("search state: Voronoi split, {label}"),
+            per_op(time, || space::lean::voronoi(black_box(&lean))),
+            plain_voronoi,
         ));
     }
 
     let open = Config { rock_density: 0, ..Config::default() };
     progress("engines: full games, moves only, map generation");
-    rows.push(Row {
-        what: "full random games per second (48 × 36, open board, one thread)".into(),
-        unit: Unit::PerSecond,
-        fast: games_per_second::<FastGame>(&open, time),
-        reference: games_per_second::<ReferenceGame>(&open, time),
-    });
-    rows.push(Row {
-        what: "the same games, moves only (starts built beforehand, copied in)".into(),
-        unit: Unit::PerSecond,
-        fast: moves_per_second::<FastGame>(&open, time),
-        reference: moves_per_second::<ReferenceGame>(&open, time),
-    });
+    let per_second =
+        |what: &str, fast: f64, reference: f64| Row { what: what.into(), unit: Unit::PerSecond, fast, reference };
+    let ref_games = games_per_second::<ReferenceGame>(&open, time);
+    let ref_moves = moves_per_second::<ReferenceGame>(&open, time);
+    rows.push(per_second(
+        "full random games per second (48 × 36, open board, one thread)",
+        games_per_second::<FastGame>(&open, time),
+        ref_games,
+    ));
+    rows.push(per_second("search state: full random games per second", lean::games_per_second(&open, time), ref_games));
+    rows.push(per_second(
+        "the same games, moves only (starts built beforehand, copied in)",
+        moves_per_second::<FastGame>(&open, time),
+        ref_moves,
+    ));
+    rows.push(per_second("search state: the same games, moves only", lean::moves_per_second(&open, time), ref_moves));
     let default = Config::default();
-    rows.push(Row {
-        what: "maps generated per second (48 × 36, rock density 4)".into(),
-        unit: Unit::PerSecond,
-        fast: 1e9 / per_op_seeded(time, |seed| map::generate(&default, seed)),
-        reference: 1e9 / per_op_seeded(time, |seed| map::generate_reference(&default, seed)),
-    });
+    rows.push(per_second(
+        "maps generated per second (48 × 36, rock density 4)",
+        1e9 / per_op_seeded(time, |seed| map::generate(&default, seed)),
+        1e9 / per_op_seeded(time, |seed| map::generate_reference(&default, seed)),
+    ));
     let fast = FastGame::seeded(&default, 1).expect("the default configuration builds");
     let reference = ReferenceGame::seeded(&default, 1).expect("the default configuration builds");
-    rows.push(Row {
-        what: "one game state (48 × 36, 2 players)".into(),
-        unit: Unit::Bytes,
-        fast: fast.state_bytes() as f64,
-        reference: (std::mem::size_of::<ReferenceGame>()
-            + std::mem::size_of_val(reference.grid())
-            + std::mem::size_of_val(reference.players())) as f64,
-    });
-    rows
+    let reference_bytes = (std::mem::size_of::<ReferenceGame>()
+        + std::mem::size_of_val(reference.grid())
+        + std::mem::size_of_val(reference.players())) as f64;
+    let bytes = |what: &str, fast: f64| Row { what: what.into(), unit: Unit::Bytes, fast, reference: reference_bytes };
+    rows.push(bytes("one game state (48 × 36, 2 players)", fast.state_bytes() as f64));
+    rows.push(bytes("search state: one game state (any board up to 64 × 64)", SearchState::state_bytes() as f64));
+
+    progress("engines: through the C ABI");
+    let abi = abi::abi_rows(&script_fast, &script_lean, &early, time);
+    Measured { rows, limit_ns, abi }
 }
 
 /// Measures and prints the tables (Markdown) to `out`: the engines, then
@@ -149,8 +198,10 @@ pub fn run<W: Write + ?Sized>(out: &mut W, time: Duration) -> io::Result<()> {
 /// [`run`], telling `progress` what it measures next; each table is
 /// printed (and flushed) as soon as it is measured.
 pub fn run_saying<W: Write + ?Sized>(out: &mut W, time: Duration, progress: &mut dyn FnMut(&str)) -> io::Result<()> {
-    let rows = measure_saying(time, progress);
-    print_table(out, &rows)?;
+    let measured = measure_saying(time, progress);
+    print_table(out, &measured.rows, measured.limit_ns)?;
+    writeln!(out)?;
+    print_abi_table(out, &measured.abi)?;
     writeln!(out)?;
     out.flush()?;
     progress("the search bot");
@@ -158,22 +209,30 @@ pub fn run_saying<W: Write + ?Sized>(out: &mut W, time: Duration, progress: &mut
     out.flush()
 }
 
-/// Prints rows as the Markdown table of docs/performance.md.
-pub fn print_table<W: Write + ?Sized>(out: &mut W, rows: &[Row]) -> io::Result<()> {
-    writeln!(out, "| measure | fast | reference | fast vs reference |")?;
-    writeln!(out, "| --- | ---: | ---: | ---: |")?;
+/// Prints rows as the Markdown table of docs/performance.md; the last
+/// column is the fast figure in steps of the limit probe (`limit_ns`), a
+/// ratio that moves less with the machine's load than the times do.
+pub fn print_table<W: Write + ?Sized>(out: &mut W, rows: &[Row], limit_ns: f64) -> io::Result<()> {
+    writeln!(out, "| measure | fast | reference | fast vs reference | fast in limit steps |")?;
+    writeln!(out, "| --- | ---: | ---: | ---: | ---: |")?;
     for row in rows {
         let ratio = match row.unit {
             Unit::Bytes => format!("{:.1}× smaller", row.speedup()),
             _ => format!("{:.0}×", row.speedup()),
         };
+        let limit = match row.unit {
+            Unit::Nanos => format!("{:.1}", row.fast / limit_ns),
+            Unit::PerSecond => format!("{:.0}", 1e9 / row.fast / limit_ns),
+            Unit::Bytes => "—".to_string(),
+        };
         writeln!(
             out,
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} |",
             row.what,
             show(row.fast, row.unit),
             show(row.reference, row.unit),
-            ratio
+            ratio,
+            limit
         )?;
     }
     Ok(())
@@ -485,9 +544,13 @@ mod tests {
             seen.push(format!("{what} (tables so far: {tables})"));
         })
         .unwrap();
-        assert_eq!(seen.len(), 5, "{seen:?}");
-        assert!(seen[0].starts_with("engines: step") && seen[0].ends_with("(tables so far: 0)"), "{seen:?}");
-        assert!(seen[4].starts_with("the search bot") && seen[4].ends_with("(tables so far: 1)"), "{seen:?}");
+        assert_eq!(seen.len(), 6, "{seen:?}");
+        assert!(seen[0].starts_with("engines: the limit probe") && seen[0].ends_with("(tables so far: 0)"), "{seen:?}");
+        assert!(
+            seen[4].starts_with("engines: through the C ABI") && seen[4].ends_with("(tables so far: 0)"),
+            "{seen:?}"
+        );
+        assert!(seen[5].starts_with("the search bot") && seen[5].ends_with("(tables so far: 1)"), "{seen:?}");
     }
 
     struct SharedOut<'a>(&'a std::cell::RefCell<Vec<u8>>);
@@ -510,36 +573,63 @@ mod tests {
         let mut out = Vec::new();
         crate::cli::execute(cli, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
-        // The engine table, the search bot's table, then the bot adapters' table.
-        let (engines, rest) = text.split_once("\n\n").expect("the engine table first");
-        let searches = rest.split("\n\n").next().expect("the search bot's table");
+        // The engine table, the C ABI table, the search bot's table, then
+        // the bot adapters' table.
+        let mut tables = text.split("\n\n");
+        let engines = tables.next().expect("the engine table first");
+        let abi = tables.next().expect("the C ABI table");
+        let searches = tables.next().expect("the search bot's table");
         let lines: Vec<&str> = engines.lines().collect();
-        assert_eq!(lines[0], "| measure | fast | reference | fast vs reference |");
+        assert_eq!(lines[0], "| measure | fast | reference | fast vs reference | fast in limit steps |");
         for adapter in ["| none (built-in bot) |", "| in-process C plugin |", "| JSON-lines subprocess |"] {
             assert!(text.contains(adapter), "{adapter} in {text}");
         }
         let rows: Vec<Vec<&str>> =
             lines[2..].iter().map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect()).collect();
         let wanted = [
+            "limit probe: step",
+            "limit probe: copy + step",
             "step (2 players, 48 × 36)",
+            "search state: step",
             "clone + step",
             "copy into + step",
+            "search state: copy + step",
             "reachable cells, early game",
+            "search state: reachable cells, early game",
             "Voronoi split, early game",
+            "search state: Voronoi split, early game",
             "reachable cells, mid game",
+            "search state: reachable cells, mid game",
             "Voronoi split, mid game",
+            "search state: Voronoi split, mid game",
             "full random games per second",
+            "search state: full random games per second",
             "the same games, moves only",
+            "search state: the same games, moves only",
             "maps generated per second",
             "one game state",
+            "search state: one game state",
         ];
         assert_eq!(rows.len(), wanted.len(), "{text}");
         for (row, wanted) in rows.iter().zip(wanted) {
             assert!(row[0].starts_with(wanted), "{row:?} is not {wanted:?}");
-            for figure in &row[1..] {
+            let sizes = row[0].contains("game state");
+            for (i, figure) in row[1..].iter().enumerate() {
+                if sizes && i == 3 {
+                    assert_eq!(*figure, "—", "{row:?}: a size has no limit steps");
+                    continue;
+                }
                 assert!(figure.starts_with(|c: char| c.is_ascii_digit()), "{row:?}");
                 assert!(!figure.contains("inf") && !figure.contains("NaN"), "{row:?}");
             }
+        }
+        let lines: Vec<&str> = abi.lines().collect();
+        assert_eq!(lines[0], "| through liblightcycles | C ABI | Rust | C ABI vs Rust |");
+        assert_eq!(lines.len() - 2, 7, "{abi}");
+        for line in &lines[2..] {
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+            assert!(cells[0].starts_with("`lc_"), "{line}");
+            assert!(cells[1..].iter().all(|f| f.starts_with(|c: char| c.is_ascii_digit())), "{line}");
         }
         let lines: Vec<&str> = searches.lines().collect();
         assert_eq!(lines[0], "| search bot | figure |");

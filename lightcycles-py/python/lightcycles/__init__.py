@@ -1,7 +1,8 @@
 """LightCycles for Python: the Tron light-cycles engine and match runner.
 
 The engine (``Game``, the fast bitboard engine proven equal to the rule
-book's reference), maps and replays come from ``lightcycles-core``; ``play``
+book's reference, and ``SearchState``, its lean copy for a search's inner
+loop), maps and replays come from ``lightcycles-core``; ``play``
 and ``tournament`` are the match loop of ``lightcycles-host``, in process;
 ``lightcycles.env`` holds a PettingZoo ``ParallelEnv`` and the batched
 ``VectorEnv``; ``lightcycles.distributed`` plays a tournament's shards on a
@@ -16,6 +17,7 @@ from lightcycles._lightcycles import (
     PlayResult,
     Replay,
     ReplayMismatch,
+    SearchState,
     VectorEnv,
     check_bots,
     generate_map,
@@ -36,6 +38,7 @@ __all__ = [
     "PlayResult",
     "Replay",
     "ReplayMismatch",
+    "SearchState",
     "VectorEnv",
     "check_bots",
     "generate_map",

@@ -11,6 +11,9 @@
 //!   from the root so that a quick win beats a slow one and a slow loss a
 //!   quick one.
 
+use lightcycles_core::config::MAX_PLAYERS;
+use lightcycles_core::search_state::SearchState;
+use lightcycles_core::space::lean::{self, Plane};
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{Dir, Engine, FastGame, Pos};
 
@@ -43,10 +46,28 @@ pub fn game_end(game: &FastGame, me: usize, ply: u32) -> i32 {
 }
 
 /// Working memory of the evaluation, reused between calls.
-#[derive(Clone, Debug, Default)]
+///
+/// On boards up to 64 × 64 (one word per row) the flood fills run on the
+/// lean search state (`space::lean`, whole planes on the stack); larger
+/// boards use the fast engine's helpers with a scratch. Both give the same
+/// cells (the core's tests prove it), so the values, and the moves, are
+/// the same either way.
+#[derive(Clone, Debug)]
 pub struct Evaluator {
     scratch: Scratch,
     chambers: Chambers,
+    /// The lean fills' cells, by player id.
+    planes: Box<[Plane; MAX_PLAYERS]>,
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator {
+            scratch: Scratch::default(),
+            chambers: Chambers::default(),
+            planes: Box::new([[0; 64]; MAX_PLAYERS]),
+        }
+    }
 }
 
 /// What the evaluation found about one position of two players.
@@ -71,18 +92,59 @@ impl Evaluator {
     /// can make at most if nobody else gets in its way.
     pub fn room_bound(&mut self, graph: &CellGraph, game: &FastGame, id: usize) -> u32 {
         let head = game.head(id);
+        if let Ok(state) = SearchState::from_game(game) {
+            let h = game.layout().height() as usize;
+            lean::reachable_cells(&state, head, &mut self.planes[0]);
+            return self.chambers.bound(graph, &self.planes[0][..h], graph.cell(head));
+        }
         space::reachable_with(game, head, &mut self.scratch);
         self.chambers.bound(graph, self.scratch.reached(), graph.cell(head))
     }
 
     /// Evaluates a position of two living players `me` and `other`.
     pub fn duel(&mut self, graph: &CellGraph, game: &FastGame, me: usize, other: usize) -> DuelView {
+        match SearchState::from_game(game) {
+            Ok(state) => self.duel_lean(graph, game, &state, me, other),
+            Err(_) => self.duel_fast(graph, game, me, other),
+        }
+    }
+
+    /// [`Evaluator::duel`] on the lean search state.
+    fn duel_lean(
+        &mut self,
+        graph: &CellGraph,
+        game: &FastGame,
+        state: &SearchState,
+        me: usize,
+        other: usize,
+    ) -> DuelView {
+        let h = game.layout().height() as usize;
+        let (my_head, their_head) = (game.head(me), game.head(other));
+        lean::reachable_cells(state, my_head, &mut self.planes[me]);
+        if !touches(game, &self.planes[me][..h], their_head) {
+            let mine = self.chambers.bound(graph, &self.planes[me][..h], graph.cell(my_head));
+            lean::reachable_cells(state, their_head, &mut self.planes[other]);
+            let theirs = self.chambers.bound(graph, &self.planes[other][..h], graph.cell(their_head));
+            let diff = mine as i32 - theirs as i32;
+            let value = diff * SEPARATED_CELL + diff.signum() * SEPARATED_BONUS;
+            return DuelView { separated: true, space: [mine, theirs], value };
+        }
+        lean::voronoi_cells(state, &mut self.planes);
+        let mine = self.chambers.bound(graph, &self.planes[me][..h], graph.cell(my_head));
+        let theirs = self.chambers.bound(graph, &self.planes[other][..h], graph.cell(their_head));
+        let value = (mine as i32 - theirs as i32) * CELL;
+        DuelView { separated: false, space: [mine, theirs], value }
+    }
+
+    /// [`Evaluator::duel`] with the fast engine's helpers (boards past 64).
+    fn duel_fast(&mut self, graph: &CellGraph, game: &FastGame, me: usize, other: usize) -> DuelView {
         let (my_head, their_head) = (game.head(me), game.head(other));
         space::reachable_with(game, my_head, &mut self.scratch);
         let meets = touches(game, self.scratch.reached(), their_head);
         if !meets {
             let mine = self.chambers.bound(graph, self.scratch.reached(), graph.cell(my_head));
-            let theirs = self.room_bound(graph, game, other);
+            space::reachable_with(game, their_head, &mut self.scratch);
+            let theirs = self.chambers.bound(graph, self.scratch.reached(), graph.cell(their_head));
             let diff = mine as i32 - theirs as i32;
             let value = diff * SEPARATED_CELL + diff.signum() * SEPARATED_BONUS;
             return DuelView { separated: true, space: [mine, theirs], value };
@@ -98,12 +160,23 @@ impl Evaluator {
     /// Voronoi cells, and the same for every other living player (in
     /// `spaces`, by id; 0 for the dead).
     pub fn spaces(&mut self, graph: &CellGraph, game: &FastGame, spaces: &mut [u32]) {
-        space::voronoi_with(game, &mut self.scratch);
+        let lean_state = SearchState::from_game(game).ok();
+        let h = game.layout().height() as usize;
+        match &lean_state {
+            Some(state) => {
+                lean::voronoi_cells(state, &mut self.planes);
+            }
+            None => {
+                space::voronoi_with(game, &mut self.scratch);
+            }
+        }
         for (id, space) in spaces.iter_mut().enumerate().take(game.num_players()) {
-            *space = if game.is_alive(id) {
-                self.chambers.bound(graph, self.scratch.owned(id), graph.cell(game.head(id)))
-            } else {
+            *space = if !game.is_alive(id) {
                 0
+            } else if lean_state.is_some() {
+                self.chambers.bound(graph, &self.planes[id][..h], graph.cell(game.head(id)))
+            } else {
+                self.chambers.bound(graph, self.scratch.owned(id), graph.cell(game.head(id)))
             };
         }
     }
@@ -111,6 +184,11 @@ impl Evaluator {
     /// Whether `a`'s room reaches a cell next to `b`'s head: the two can
     /// still meet.
     pub fn can_meet(&mut self, game: &FastGame, a: usize, b: usize) -> bool {
+        if let Ok(state) = SearchState::from_game(game) {
+            let h = game.layout().height() as usize;
+            lean::reachable_cells(&state, game.head(a), &mut self.planes[0]);
+            return touches(game, &self.planes[0][..h], game.head(b));
+        }
         space::reachable_with(game, game.head(a), &mut self.scratch);
         touches(game, self.scratch.reached(), game.head(b))
     }
@@ -191,6 +269,33 @@ mod tests {
         assert!(!v.separated);
         assert!(v.space[0] < split.counts[0], "{v:?} against {split:?}");
         assert!(v.value < (split.counts[0] as i32 - split.counts[1] as i32) * CELL);
+    }
+
+    #[test]
+    fn the_lean_and_the_fast_evaluation_agree_on_played_games() {
+        use lightcycles_core::{Action, Config};
+        for seed in 0..6 {
+            let mut game = FastGame::seeded(&Config::default(), seed).unwrap();
+            let graph = CellGraph::new(game.layout());
+            let mut eval = Evaluator::new();
+            let mut t = 0;
+            while !game.is_over() {
+                if game.is_alive(0) && game.is_alive(1) {
+                    let state = SearchState::from_game(&game).unwrap();
+                    let lean = eval.duel_lean(&graph, &game, &state, 0, 1);
+                    assert_eq!(lean, eval.duel_fast(&graph, &game, 0, 1), "seed {seed} tick {}", game.tick());
+                    assert_eq!(eval.duel(&graph, &game, 1, 0), eval.duel_fast(&graph, &game, 1, 0));
+                }
+                let actions: Vec<Action> = (0..2)
+                    .map(|id| {
+                        let safe = space::safe_moves(&game, id);
+                        safe.iter().nth((t + id) % safe.len().max(1) as usize).map_or(Action::Keep, Action::Move)
+                    })
+                    .collect();
+                game.step(&actions).unwrap();
+                t += 1;
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,456 @@
+//! The space helpers on a [`SearchState`]: reachable cells and the
+//! Voronoi split, whole boards of one word per row held in registers and on
+//! the stack, no scratch memory and no allocation.
+//!
+//! They answer exactly what [`super::reachable`] and [`super::voronoi`]
+//! answer on the [`crate::FastGame`] of the same position (the plain
+//! versions stay as the references; `tests/properties.rs` and the tests
+//! below compare them), and are faster because the layout lets them be:
+//!
+//! - **reachable cells**: a row takes whole runs of free cells at once
+//!   (an addition carries a seed up its run, a doubling fill down), and a
+//!   row is visited again only when a neighbour row has just offered it
+//!   new cells: a bit set of pending rows (a board has at most 64) drives
+//!   the sweeps, so an open board is filled in about one visit per row
+//!   instead of three full sweeps;
+//! - **Voronoi split**: one breadth-first search from both heads at once,
+//!   each layer one pass over the rows next to the last layer's, both
+//!   players' rows in the same pass; when one side has nowhere left to go
+//!   the other takes the rest with one flood fill. Separated players cost
+//!   their two flood fills only.
+
+use crate::bitboard::fill_down;
+use crate::config::MAX_PLAYERS;
+use crate::geometry::{Dir, Pos};
+use crate::search_state::{SearchState, MAX_SEARCH_SIDE};
+
+use super::Voronoi;
+
+/// A whole board of a [`SearchState`]: row `y` is word `y`.
+pub type Plane = [u64; MAX_SEARCH_SIDE as usize];
+
+/// The free cells of `state`, row by row (zero past the height).
+#[inline(always)]
+fn free_cells(state: &SearchState) -> Plane {
+    let w = state.config().width;
+    let h = state.config().height as usize;
+    let columns = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let mut free = [0u64; MAX_SEARCH_SIDE as usize];
+    for (f, s) in free[..h].iter_mut().zip(state.rows()) {
+        *f = !s & columns;
+    }
+    free
+}
+
+/// The runs of `open` holding a bit of `seeds` (`seeds ⊆ open`), whole.
+#[inline(always)]
+fn run_fill(seeds: u64, open: u64) -> u64 {
+    // Upward an addition carries from the lowest seed to the top of its
+    // run; downward a doubling fill.
+    let up = ((open.wrapping_add(seeds) ^ open) | seeds) & open;
+    up | fill_down(seeds, open)
+}
+
+/// The bit of row `y` in a set of rows.
+#[inline(always)]
+const fn row_bit(y: usize) -> u64 {
+    1u64 << (y & 63)
+}
+
+/// Grows `reach` into every cell of `free` 4-connected to it. `pending`:
+/// the rows of `reach` that may hold cells not yet closed into whole runs
+/// (every other row of `reach` must be a union of whole runs of `free`).
+///
+/// A row is filled from its seeds and its neighbours in one run fill; a
+/// neighbour row becomes pending only if the row offers it a free cell it
+/// does not hold yet. Passes go down, then up,
+/// over the pending rows, until none is left.
+#[inline(always)]
+fn fill(h: usize, free: &Plane, reach: &mut Plane, mut pending: u64) {
+    let last = h - 1;
+    let mut grow = |y: usize, pending: &mut u64| {
+        *pending &= !row_bit(y);
+        // Rows are masked to the plane (`& 63`, a no-op for `y < 64`):
+        // no bounds checks.
+        let (up, at, down) = (y.wrapping_sub(1) & 63, y & 63, (y + 1) & 63);
+        let open = free[at];
+        let above = if y > 0 { reach[up] } else { 0 };
+        let below = if y < last { reach[down] } else { 0 };
+        let seeds = (reach[at] | above | below) & open;
+        let row = run_fill(seeds, open);
+        reach[at] = row;
+        // Even a row that did not change may hold seeds its neighbours
+        // have not seen.
+        if y > 0 && row & free[up] & !reach[up] != 0 {
+            *pending |= row_bit(y - 1);
+        }
+        if y < last && row & free[down] & !reach[down] != 0 {
+            *pending |= row_bit(y + 1);
+        }
+    };
+    while pending != 0 {
+        // Down: the lowest pending row at or after the last one, again and again.
+        let mut y = pending.trailing_zeros() as usize;
+        loop {
+            grow(y, &mut pending);
+            let ahead = pending & (u64::MAX << y);
+            if ahead == 0 {
+                break;
+            }
+            y = ahead.trailing_zeros() as usize;
+        }
+        if pending == 0 {
+            return;
+        }
+        // Up: the highest pending row at or before the last one.
+        let mut y = 63 - pending.leading_zeros() as usize;
+        loop {
+            grow(y, &mut pending);
+            let behind = pending & (u64::MAX >> (63 - y));
+            if behind == 0 {
+                break;
+            }
+            y = 63 - behind.leading_zeros() as usize;
+        }
+    }
+}
+
+/// Sets in `reach` the free 4-neighbours of `pos`; the rows set.
+#[inline(always)]
+fn seed_neighbours(state: &SearchState, free: &Plane, pos: Pos, reach: &mut Plane) -> u64 {
+    let (w, h) = (state.config().width, state.config().height);
+    let mut rows = 0;
+    for d in Dir::ALL {
+        if let Some(q) = pos.step(d, w, h) {
+            let bit = free[q.y as usize] & 1u64 << q.x;
+            reach[q.y as usize] |= bit;
+            rows |= ((bit != 0) as u64) << q.y;
+        }
+    }
+    rows
+}
+
+/// The number of free cells a cycle at `from` can reach (as
+/// [`super::reachable`]): `from` itself not counted, `0` off the board.
+pub fn reachable(state: &SearchState, from: Pos) -> u32 {
+    let mut reach = [0u64; MAX_SEARCH_SIDE as usize];
+    reachable_cells(state, from, &mut reach)
+}
+
+/// [`reachable`], leaving the cells in `reach` (overwritten whole).
+pub fn reachable_cells(state: &SearchState, from: Pos, reach: &mut Plane) -> u32 {
+    *reach = [0; MAX_SEARCH_SIDE as usize];
+    let (w, h) = (state.config().width, state.config().height);
+    if from.x as u32 >= w || from.y as u32 >= h {
+        return 0;
+    }
+    let free = free_cells(state);
+    let pending = seed_neighbours(state, &free, from, reach);
+    fill(h as usize, &free, reach, pending);
+    count(&reach[..h as usize])
+}
+
+fn count(plane: &[u64]) -> u32 {
+    plane.iter().map(|w| w.count_ones()).sum()
+}
+
+/// Whether a cell of `room` is next to `pos`.
+fn touches(state: &SearchState, room: &Plane, pos: Pos) -> bool {
+    let (w, h) = (state.config().width, state.config().height);
+    Dir::ALL.iter().filter_map(|&d| pos.step(d, w, h)).any(|q| room[q.y as usize] >> q.x & 1 != 0)
+}
+
+/// The Voronoi split of the free cells between the living players (as
+/// [`super::voronoi`]).
+pub fn voronoi(state: &SearchState) -> Voronoi {
+    let alive = state.alive_mask();
+    if alive.count_ones() == 2 {
+        // Two planes, not eight: the usual duel.
+        let a = alive.trailing_zeros() as usize;
+        let b = 7 - (alive.leading_zeros() as usize);
+        let (mut own_a, mut own_b) = ([0u64; MAX_SEARCH_SIDE as usize], [0u64; MAX_SEARCH_SIDE as usize]);
+        return pair(state, [a, b], [&mut own_a, &mut own_b]);
+    }
+    let mut owned = [[0u64; MAX_SEARCH_SIDE as usize]; MAX_PLAYERS];
+    voronoi_cells(state, &mut owned)
+}
+
+/// [`voronoi`], leaving the cells each player owns in `owned` (by id; the
+/// rows below the height of every plane are overwritten, the others left
+/// as they are; the planes of eliminated players are emptied).
+pub fn voronoi_cells(state: &SearchState, owned: &mut [Plane; MAX_PLAYERS]) -> Voronoi {
+    let h = state.config().height as usize;
+    for plane in owned.iter_mut() {
+        plane[..h].fill(0);
+    }
+    let alive = state.alive_mask();
+    let mut living = [0usize; MAX_PLAYERS];
+    let mut riders = 0;
+    for (id, slot) in (0..state.num_players()).filter(|&id| alive >> id & 1 != 0).zip(living.iter_mut()) {
+        *slot = id;
+        riders += 1;
+    }
+    match living[..riders] {
+        [] => Voronoi::default(),
+        [a] => {
+            let mut result = Voronoi::default();
+            result.counts[a] = reachable_cells(state, state.head(a), &mut owned[a]);
+            result
+        }
+        [a, b] => {
+            let (low, high) = owned.split_at_mut(b);
+            pair(state, [a, b], [&mut low[a], &mut high[0]])
+        }
+        _ => many(state, &living[..riders], owned),
+    }
+}
+
+/// [`voronoi_cells`] for exactly two living players `a < b`.
+fn pair(state: &SearchState, [a, b]: [usize; 2], owned: [&mut Plane; 2]) -> Voronoi {
+    let h = state.config().height as usize;
+    let heads = [state.head(a), state.head(b)];
+    let mut free = free_cells(state);
+    let [own_a, own_b] = owned;
+    let mut result = Voronoi::default();
+
+    let pending = seed_neighbours(state, &free, heads[0], own_a);
+    fill(h, &free, own_a, pending);
+    if !touches(state, own_a, heads[1]) {
+        let pending = seed_neighbours(state, &free, heads[1], own_b);
+        fill(h, &free, own_b, pending);
+        result.counts[a] = count(&own_a[..h]);
+        result.counts[b] = count(&own_b[..h]);
+        return result;
+    }
+    own_a[..h].fill(0);
+
+    // The layered search: `own_a` and `own_b` grow the cells each player
+    // has reached (ties included), from the heads.
+    own_a[heads[0].y as usize] |= 1 << heads[0].x;
+    own_b[heads[1].y as usize] |= 1 << heads[1].x;
+    let (y0, y1) = (heads[0].y as usize, heads[1].y as usize);
+    let (mut lo, mut hi) = (y0.min(y1), y0.max(y1));
+    loop {
+        // Only the rows next to those the last layer gained can gain (a
+        // free cell beside an older reached cell was taken back then).
+        // Indices are masked to the plane (`& 63`, a no-op as `last < 64`)
+        // so that the loop carries no bounds checks.
+        let first = lo.saturating_sub(1);
+        let last = (hi + 1).min(h - 1);
+        let mut up = [0u64; 2];
+        let mut at = [own_a[first & 63], own_b[first & 63]];
+        let (mut any0, mut any1) = (0u64, 0u64);
+        let (mut new_lo, mut new_hi) = (h, 0);
+        for y in first..=last {
+            let (i, j) = (y & 63, (y + 1) & 63);
+            let down = if y < last { [own_a[j], own_b[j]] } else { [0, 0] };
+            let open = free[i];
+            let n0 = (at[0] << 1 | at[0] >> 1 | up[0] | down[0]) & open;
+            let n1 = (at[1] << 1 | at[1] >> 1 | up[1] | down[1]) & open;
+            free[i] = open & !(n0 | n1);
+            own_a[i] = at[0] | n0;
+            own_b[i] = at[1] | n1;
+            any0 |= n0;
+            any1 |= n1;
+            if n0 | n1 != 0 {
+                new_lo = new_lo.min(y);
+                new_hi = y;
+            }
+            up = at;
+            at = down;
+        }
+        if any0 == 0 || any1 == 0 {
+            // One side (or both) has nowhere left to go: the other takes
+            // everything it still reaches.
+            let rest = if any0 != 0 {
+                Some(&mut *own_a)
+            } else if any1 != 0 {
+                Some(&mut *own_b)
+            } else {
+                None
+            };
+            if let Some(reached) = rest {
+                let mut pending = 0;
+                for y in 0..h {
+                    free[y] |= reached[y];
+                    pending |= ((reached[y] != 0) as u64) << y;
+                }
+                fill(h, &free, reached, pending);
+            }
+            break;
+        }
+        (lo, hi) = (new_lo, new_hi);
+    }
+    // Reached by both: a tie (a cell reached by one is out of the other's
+    // way from then on, so both got there at the same distance).
+    own_a[heads[0].y as usize] &= !(1 << heads[0].x);
+    own_b[heads[1].y as usize] &= !(1 << heads[1].x);
+    for y in 0..h {
+        let both = own_a[y] & own_b[y];
+        result.ties += both.count_ones();
+        own_a[y] &= !both;
+        own_b[y] &= !both;
+        result.counts[a] += own_a[y].count_ones();
+        result.counts[b] += own_b[y].count_ones();
+    }
+    result
+}
+
+/// [`voronoi_cells`] for three living players or more: one layered search
+/// from every head at once, each layer settled row by row (a cell first
+/// reached by one player is its own, by several a tie; the searches go on
+/// through ties for each of them).
+fn many(state: &SearchState, living: &[usize], owned: &mut [Plane; MAX_PLAYERS]) -> Voronoi {
+    let h = state.config().height as usize;
+    let mut free = free_cells(state);
+    let mut result = Voronoi::default();
+    let mut frontier = [[0u64; MAX_SEARCH_SIDE as usize]; MAX_PLAYERS];
+    for &id in living {
+        let head = state.head(id);
+        frontier[id][head.y as usize] |= 1 << head.x;
+    }
+    loop {
+        let mut next = [[0u64; MAX_SEARCH_SIDE as usize]; MAX_PLAYERS];
+        let mut any = 0u64;
+        for &id in living {
+            let f = &frontier[id];
+            for y in 0..h {
+                let above = if y > 0 { f[y - 1] } else { 0 };
+                let below = if y + 1 < h { f[y + 1] } else { 0 };
+                let n = (f[y] << 1 | f[y] >> 1 | above | below) & free[y];
+                next[id][y] = n;
+                any |= n;
+            }
+        }
+        if any == 0 {
+            return result;
+        }
+        for y in 0..h {
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &id in living {
+                let v = next[id][y];
+                twice |= once & v;
+                once |= v;
+            }
+            for &id in living {
+                let mine = next[id][y] & !twice;
+                owned[id][y] |= mine;
+                result.counts[id] += mine.count_ones();
+            }
+            result.ties += twice.count_ones();
+            free[y] &= !once;
+        }
+        frontier = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::engine::Engine;
+    use crate::geometry::{CellValue, EMPTY, ROCK};
+    use crate::player::PlayerState;
+    use crate::position::Position;
+    use crate::space::{self, Scratch};
+    use crate::{Action, FastGame};
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    /// The lean helpers against the plain ones on the fast engine, cell by cell.
+    fn check(fast: &FastGame) {
+        let lean = SearchState::from_game(fast).unwrap();
+        let mut scratch = Scratch::for_game(fast);
+        let h = fast.config().height as usize;
+        let mut reach = [0u64; 64];
+        for id in 0..fast.num_players() {
+            for from in [fast.head(id), Pos::new(0, 0), Pos::new(3, 5)] {
+                let want = space::reachable_with(fast, from, &mut scratch);
+                assert_eq!(reachable_cells(&lean, from, &mut reach), want, "room from {from}");
+                assert_eq!(&reach[..h], scratch.reached(), "cells from {from}");
+                assert!(reach[h..].iter().all(|&w| w == 0));
+            }
+        }
+        let want = space::voronoi_with(fast, &mut scratch);
+        let mut owned = [[u64::MAX; 64]; MAX_PLAYERS];
+        assert_eq!(voronoi_cells(&lean, &mut owned), want);
+        for (id, plane) in owned.iter().enumerate().take(fast.num_players()) {
+            assert_eq!(&plane[..h], scratch.owned(id), "cells of player {id}");
+        }
+        assert_eq!(voronoi(&lean), want);
+    }
+
+    #[test]
+    fn played_games_agree_with_the_plain_helpers_every_tick() {
+        for (seed, players, w, h) in [(1, 2, 48, 36), (2, 2, 64, 64), (3, 3, 20, 16), (4, 5, 33, 40), (5, 8, 64, 17)] {
+            let config = Config { width: w, height: h, players, rock_density: 10, ..Config::default() };
+            let mut game = FastGame::seeded(&config, seed).unwrap();
+            let mut t = 0usize;
+            while !game.is_over() {
+                check(&game);
+                let actions: Vec<Action> = (0..players as usize)
+                    .map(|i| {
+                        let safe = space::safe_moves(&game, i);
+                        safe.iter().nth((t + i) % safe.len().max(1) as usize).map_or(Action::Keep, Action::Move)
+                    })
+                    .collect();
+                game.step(&actions).unwrap();
+                t += 1;
+            }
+            check(&game);
+        }
+    }
+
+    #[test]
+    fn a_spiral_needs_many_passes_and_still_fills_whole() {
+        // A winding corridor: every pass of the fill gains one bend.
+        let (w, h) = (17u32, 17u32);
+        let mut grid = alloc::vec![EMPTY; (w * h) as usize];
+        for y in (1..h - 1).step_by(2) {
+            for x in 0..w {
+                let gap = if (y / 2) % 2 == 0 { w - 1 } else { 0 };
+                if x != gap {
+                    grid[(y * w + x) as usize] = ROCK;
+                }
+            }
+        }
+        grid[0] = 0;
+        grid[(h * w - 1) as usize] = 1;
+        let players = alloc::vec![
+            PlayerState { pos: Pos::new(0, 0), dir: Dir::E, alive: true, trail: 1, eliminated_at: None },
+            PlayerState { pos: Pos::new(16, 16), dir: Dir::W, alive: true, trail: 1, eliminated_at: None },
+        ];
+        let config = Config { width: w, height: h, ..Config::default() };
+        let game = FastGame::from_position(&Position { config, tick: 0, grid, players }).unwrap();
+        check(&game);
+        let lean = SearchState::from_game(&game).unwrap();
+        assert_eq!(reachable(&lean, Pos::new(0, 0)), 9 * 17 + 8 - 2);
+    }
+
+    proptest! {
+        #[test]
+        fn random_boards_agree_with_the_plain_helpers(
+            w in 8u32..=64,
+            h in 8u32..=64,
+            density in 0u32..=60,
+            cells in proptest::collection::vec(0u32..100, 64 * 64),
+            heads in proptest::collection::vec((0u8..64, 0u8..64, any::<bool>()), 2..=5),
+        ) {
+            let players = if w < 16 || h < 16 { 2 } else { heads.len() };
+            let mut grid: Vec<CellValue> =
+                (0..(w * h) as usize).map(|i| if cells[i] < density { ROCK } else { EMPTY }).collect();
+            let mut states = Vec::new();
+            for (id, &(x, y, alive)) in heads.iter().take(players).enumerate() {
+                let pos = Pos::new(x % w as u8, y % h as u8);
+                if states.iter().any(|p: &PlayerState| p.pos == pos) {
+                    return Ok(());
+                }
+                grid[pos.index(w)] = id as CellValue;
+                states.push(PlayerState { pos, dir: Dir::N, alive, trail: 1, eliminated_at: (!alive).then_some(1) });
+            }
+            let config = Config { width: w, height: h, players: players as u32, ..Config::default() };
+            let game = FastGame::from_position(&Position { config, tick: 1, grid, players: states }).unwrap();
+            check(&game);
+        }
+    }
+}
