@@ -80,7 +80,7 @@ impl PythonFactory {
             Ok(_) => return Err(format!("{} is not a file", path.display())),
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         }
-        let python = check_python3(&interpreter())?;
+        let python = resolved_interpreter()?;
         Ok(PythonFactory {
             path: path.to_path_buf(),
             python,
@@ -112,6 +112,21 @@ impl PythonFactory {
             let log = if self.log.is_some() { BotLog::unplaced() } else { BotLog::discard() };
             *slot = self.spawn(log).ok();
         }
+    }
+}
+
+/// The interpreter of [`interpreter`], checked and resolved once per host
+/// process (every factory of a run, the probes' included, shares it).
+fn resolved_interpreter() -> Result<OsString, String> {
+    static RESOLVED: std::sync::OnceLock<(OsString, Result<OsString, String>)> = std::sync::OnceLock::new();
+    let named = interpreter();
+    let (first, resolved) = RESOLVED.get_or_init(|| (named.clone(), check_python3(&named)));
+    // A process that changes LIGHTCYCLES_PYTHON as it goes (a test) gets
+    // the interpreter it names now.
+    if *first == named {
+        resolved.clone()
+    } else {
+        check_python3(&named)
     }
 }
 
@@ -365,8 +380,14 @@ mod tests {
             let log = std::fs::read_to_string(place.path(g, 1)).unwrap();
             assert!(log.starts_with("loaded "), "game {g}: {log}");
         }
-        let spare_started = std::fs::read_to_string(&pids).unwrap().lines().count();
-        assert_eq!(spare_started, 5, "four games and one spare");
+        // The last spare may still be starting (a loaded machine): wait
+        // for it to have loaded main.py.
+        let count = || std::fs::read_to_string(&pids).unwrap().lines().count();
+        let until = std::time::Instant::now() + Duration::from_secs(20);
+        while count() < 5 && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(count(), 5, "four games and one spare");
         drop(factory);
         std::thread::sleep(Duration::from_millis(200));
         for pid in std::fs::read_to_string(&pids).unwrap().lines() {
