@@ -154,6 +154,22 @@ pub struct Replay {
     pub winner: Option<usize>,
     /// How the game ended.
     pub result: ReplayResult,
+    /// The time limits the host gave each seat, when it gave bots limits
+    /// of their own or a margin (the rules do not read it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limits: Option<TimeLimits>,
+}
+
+/// The time limits of a game's seats, in milliseconds, as the host that
+/// played it recorded them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeLimits {
+    /// The first answer's limit, by seat.
+    pub first_ms: Vec<u64>,
+    /// Each later answer's limit, by seat.
+    pub ms: Vec<u64>,
+    /// Time past the limit still taken as in time.
+    pub margin_ms: u64,
 }
 
 /// Where a game's map came from.
@@ -202,6 +218,7 @@ impl Recorder {
                 eliminated_at: Vec::new(),
                 trails: Vec::new(),
             },
+            time_limits: None,
         };
         Recorder { replay }
     }

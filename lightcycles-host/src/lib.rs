@@ -32,7 +32,7 @@
 //!
 //! let bots = ["builtin:floodfill".to_string(), "builtin:random".to_string()];
 //! let entrants = spec::entrants(&bots, None, &Hosting::default()).unwrap();
-//! let options = GameOptions { config: Config::default(), map_file: None, limits: Limits::default(), out_dir: None };
+//! let options = GameOptions::new(Config::default(), None, Limits::default(), None);
 //! // Seeds 0 and 1, each played in both seat orders: four games, two at a time.
 //! let rounds = Rounds { rounds: 2, base_seed: 0, swap: true };
 //! let mut games = Vec::new();

@@ -370,7 +370,7 @@ pub fn play(
     let out_dir = made_dir(out_dir)?;
     let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
     let (entrants, _specs) = entrants(&bots, bots.len(), log_dir.as_deref(), &hosting(isolate))?;
-    let options = GameOptions { config, map_file: None, limits: limits(time_first_ms, time_ms)?, out_dir };
+    let options = GameOptions::new(config, None, limits(time_first_ms, time_ms)?, out_dir);
     let rounds = Rounds { rounds, base_seed: seed, swap };
     let mut summaries = Vec::new();
     interruptible(py, || {

@@ -113,6 +113,8 @@ pub fn tournament<'py>(
         map: None,
         time_first_ms,
         time_ms,
+        bot_time: Vec::new(),
+        time_margin_ms: 0,
     };
     let t = Tournament {
         entrants,
@@ -120,7 +122,7 @@ pub fn tournament<'py>(
         mode,
         schedule,
         shard,
-        options: GameOptions { config, map_file: None, limits, out_dir },
+        options: GameOptions::new(config, None, limits, out_dir),
         jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
         sprt,
         results,
@@ -129,6 +131,9 @@ pub fn tournament<'py>(
         progress: ProgressMode::Log { games: 0, seconds: log_seconds },
         // A Python caller resumes with resume=True; a Ctrl-C raises.
         resume_command: None,
+        maps: None,
+        league: None,
+        pin_cpus: false,
     };
     let report = py.detach(|| host_tournament::run::<FastGame>(&t)).map_err(value_error)?;
     report_dict(py, &report)

@@ -204,6 +204,14 @@ pub trait Bot: Send {
     fn slowest_answer(&self) -> Option<Duration> {
         None
     }
+
+    /// How long the answer just collected took, from the observation to
+    /// its line (a late one included), for the adapters that time their
+    /// bots' lines; `None` for the others, and when no line came. It counts
+    /// answers near the limit; it never decides anything.
+    fn last_answer(&self) -> Option<Duration> {
+        None
+    }
 }
 
 /// Makes a fresh bot for each game and seat.

@@ -15,7 +15,6 @@ use crate::bot::process::sandbox::Sandbox;
 use crate::bot::spec::BotSpec;
 use crate::cli::{bad_input, Failure};
 use crate::game::match_loop::{Limits, MapFile};
-use crate::io::input;
 
 /// Arguments of the internal `__plugin-host` command.
 #[derive(Debug, Args)]
@@ -196,10 +195,10 @@ pub struct TournamentArgs {
     /// The seed of round 0: round r is played with seed SEED+r.
     #[arg(short = 's', long = "seed", value_name = "SEED", default_value_t = 0)]
     pub seed: u64,
-    /// Games played at once (default: the number of cores); each game is
-    /// timed by its own clock, so too many jobs show up as timeouts.
-    #[arg(short = 'j', long = "jobs", value_name = "JOBS",
-          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    /// Games played at once, 1 to 1024, or auto: one per free core (the
+    /// default); each game is timed by its own clock, so too many jobs
+    /// show up as timeouts (a warning says when there are more than cores).
+    #[arg(short = 'j', long = "jobs", value_name = "JOBS|auto", value_parser = parse_jobs)]
     pub jobs: Option<u64>,
     /// Write the replay of game k to DIR/sim_<k>.json (DIR is created if needed).
     #[arg(short = 'o', long = "output", value_name = "DIR")]
@@ -229,6 +228,50 @@ pub struct TournamentArgs {
     /// Also write the final report as JSON to FILE.
     #[arg(long = "report", value_name = "FILE.json")]
     pub report: Option<PathBuf>,
+    /// Free-for-all games of N seats, 3 to 8: every group of N bots (with
+    /// --gauntlet, those holding the first bot) plays each seed N times,
+    /// the seats rotated, so each bot rides each seat once; -g is then
+    /// games per group, a multiple of N. Rated by Weng-Lin.
+    #[arg(long = "ffa", value_name = "N", value_parser = clap::value_parser!(u64).range(3..=8))]
+    pub ffa: Option<u64>,
+    /// Play on a pool of maps, like an opening book: 2010 map files,
+    /// folders of them (every file, by name), builtin:NAME (see --maps
+    /// builtin:all for all of them). Round r (both seats, or every
+    /// rotation) is played on one map; with more rounds than maps, the pool
+    /// comes round again.
+    #[arg(long = "maps", value_name = "DIR|FILE|builtin:NAME", num_args = 1.., conflicts_with_all = ["map", "width", "height", "rock_density", "sizes"])]
+    pub maps: Vec<String>,
+    /// A pool of generated boards: these sizes (WxH,WxH…), each with every
+    /// density of --densities.
+    #[arg(long = "sizes", value_name = "WxH,…", conflicts_with_all = ["map", "width", "height"])]
+    pub sizes: Option<String>,
+    /// Rock densities of the --sizes pool, in percent (P,P…; default the
+    /// --rock-density).
+    #[arg(long = "densities", value_name = "P,…", requires = "sizes", conflicts_with = "rock_density")]
+    pub densities: Option<String>,
+    /// The order rounds take the pool's maps in: as given, or shuffled
+    /// once with the seed.
+    #[arg(long = "map-order", value_name = "ORDER", value_enum, default_value_t = crate::tournament::maps::Order::Sequential)]
+    pub map_order: crate::tournament::maps::Order,
+    /// The place in that order of round 0's map.
+    #[arg(long = "map-start", value_name = "K", default_value_t = 0)]
+    pub map_start: usize,
+    /// A league: each game set goes to the pairing (or --ffa group) whose
+    /// ratings are least certain; -g is the games of the whole league.
+    /// Resume it with more bots to add them (the file's bots first, in
+    /// their order). Needs --results.
+    #[arg(long, requires = "results", conflicts_with_all = ["sprt", "gauntlet", "shard"])]
+    pub league: bool,
+    /// In a league, the game sets chosen ahead of the results: set m is
+    /// chosen once sets 0 to m-LAG are counted (more lets more games run at
+    /// once; it is part of the league, fixed at its start).
+    #[arg(long = "league-lag", value_name = "LAG", default_value_t = 4, requires = "league",
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub league_lag: u64,
+    /// Pin each game (its worker and the bots it starts) to a core of its
+    /// own, as fastchess -use-affinity does. Linux only.
+    #[arg(long)]
+    pub affinity: bool,
     /// Play even when a bot fails its probe before game 0 (it then loses
     /// its games by crashing); without it such a tournament does not start.
     #[arg(long = "allow-broken")]
@@ -308,12 +351,50 @@ pub struct BoardArgs {
     #[arg(long = "time-ms", value_name = "MS", default_value_t = 50,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub time_ms: u64,
+    /// Time limits of one bot, by its display name: FIRST_MS,MS (first
+    /// answer, later answers) or MS (later answers only); repeat the flag
+    /// for more bots. The others keep --time-first-ms and --time-ms.
+    #[arg(long = "bot-time", value_name = "NAME=[FIRST_MS,]MS")]
+    pub bot_time: Vec<String>,
+    /// Time past a limit still taken as in time, against scheduling noise
+    /// (answers let in by it are counted and reported), in milliseconds.
+    #[arg(long = "time-margin-ms", value_name = "MS", default_value_t = 0)]
+    pub time_margin_ms: u64,
 }
 
 impl BoardArgs {
     /// The time limits per answer.
     pub fn limits(&self) -> Limits {
         Limits { first: Duration::from_millis(self.time_first_ms), rest: Duration::from_millis(self.time_ms) }
+    }
+
+    /// The time margin.
+    pub fn margin(&self) -> Duration {
+        Duration::from_millis(self.time_margin_ms)
+    }
+
+    /// The limits of `--bot-time`, by entrant (named `names`): empty when
+    /// the flag is not given, else one per entrant, `None` for those it
+    /// does not name.
+    pub fn bot_limits(&self, names: &[String]) -> Result<Vec<Option<Limits>>, Failure> {
+        if self.bot_time.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut limits = vec![None; names.len()];
+        for arg in &self.bot_time {
+            let (name, own) = parse_bot_time(arg, self.limits()).map_err(bad_input)?;
+            let Some(i) = names.iter().position(|n| *n == name) else {
+                return Err(bad_input(format!(
+                    "--bot-time {arg}: no bot is named {name:?}; the bots are {}",
+                    names.join(", ")
+                )));
+            };
+            if limits[i].is_some() {
+                return Err(bad_input(format!("--bot-time {arg}: {name} is given a time twice")));
+            }
+            limits[i] = Some(own);
+        }
+        Ok(limits)
     }
 
     /// These flags as `lightcycles play` takes them, leaving out those at
@@ -342,6 +423,11 @@ impl BoardArgs {
         }
         push("--time-first-ms", self.time_first_ms.to_string(), "1000");
         push("--time-ms", self.time_ms.to_string(), "50");
+        push("--time-margin-ms", self.time_margin_ms.to_string(), "0");
+        for arg in &self.bot_time {
+            flags.push("--bot-time".to_string());
+            flags.push(arg.clone());
+        }
         flags
     }
 
@@ -467,6 +553,10 @@ pub fn tournament_help() -> String {
      Statistics (first bot's side): score (W+D/2)/N; Elo -400*log10(1/score-1) with a 95% interval; \
      LOS; pentanomial counts of game pairs (LL, LD, DD/WL, WD, WW) and their Elo; --sprt on the pairs \
      (logistic Elo). Three or more bots are also ranked by a Weng-Lin rating.\n\n\
+     Free-for-all (--ffa N): every group of N bots plays each seed N times, the seats rotated; \
+     the table ranks bots by the conservative Weng-Lin rating mu - 3*sigma. A league (--league) \
+     gives each game set to the pairing whose ratings are least certain and resumes exactly; \
+     resume it with more bots to add them.\n\n\
      Example: lightcycles tournament builtin:floodfill builtin:random --sprt 0,10,0.05,0.05 --results ff.jsonl"
         .to_string()
 }
@@ -501,8 +591,34 @@ pub(crate) fn config_message(e: &ConfigError, players: PlayersFrom) -> String {
 }
 
 fn load_map(path: &Path) -> Result<MapFile, Failure> {
-    let text = input::read_text(path, &input::MAP).map_err(|e| bad_input(format!("--map {}: {e}", path.display())))?;
-    MapFile::parse(text).map_err(|e| bad_input(format!("--map {}: {e}", path.display())))
+    crate::tournament::maps::load_one(&path.to_string_lossy(), "--map").map_err(bad_input)
+}
+
+/// Reads `NAME=FIRST_MS,MS` or `NAME=MS` (later answers only; the first
+/// keeps `default`'s).
+pub fn parse_bot_time(arg: &str, default: Limits) -> Result<(String, Limits), String> {
+    let bad = || format!("--bot-time {arg}: expected NAME=FIRST_MS,MS or NAME=MS, milliseconds from 1");
+    let (name, times) = arg.split_once('=').ok_or_else(bad)?;
+    let ms = |s: &str| s.trim().parse::<u64>().ok().filter(|&m| m >= 1).map(Duration::from_millis).ok_or_else(bad);
+    let limits = match times.split_once(',') {
+        Some((first, rest)) => Limits { first: ms(first)?, rest: ms(rest)? },
+        None => Limits { first: default.first, rest: ms(times)? },
+    };
+    if name.is_empty() {
+        return Err(bad());
+    }
+    Ok((name.to_string(), limits))
+}
+
+/// `-j`: a number of games at once, or `auto` (one per free core).
+pub fn parse_jobs(text: &str) -> Result<u64, String> {
+    if text == "auto" {
+        return Ok(crate::game::pool::free_cores() as u64);
+    }
+    match text.parse::<u64>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(format!("{text:?} is not 1 to 1024 or auto")),
+    }
 }
 
 /// Whether any of the bot arguments is a native plugin (a bot that
@@ -558,3 +674,6 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod parser_properties;

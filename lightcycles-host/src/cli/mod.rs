@@ -56,8 +56,9 @@ pub enum Command {
     /// Work with replay files (sim_<g>.json).
     #[command(subcommand)]
     Replay(ReplayCommand),
-    /// Play many two-player games between bots, every seed in both seats,
-    /// and report score, Elo, LOS, game pairs, SPRT and ratings.
+    /// Play many games between bots, every seed in every seat (two seats,
+    /// or a free-for-all), on seeded maps or a map pool, or run a league;
+    /// report score, Elo, LOS, game pairs, SPRT and ratings.
     #[command(after_help = tournament_help(), args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Tournament(TournamentArgs),
     /// Print a generated map: a picture of the board, or JSON.

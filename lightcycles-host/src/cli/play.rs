@@ -33,10 +33,16 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let players = entrants.len() as u32;
     check_players(&args.bots, entrants.len())?;
     let (config, map_file) = args.board.config(players)?;
-    let options = GameOptions { config, map_file, limits: args.board.limits(), out_dir: args.output.clone() };
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+    let options = GameOptions {
+        bot_limits: args.board.bot_limits(&names)?,
+        margin: args.board.margin(),
+        ..GameOptions::new(config, map_file, args.board.limits(), args.output.clone())
+    };
     let rounds = Rounds { rounds: args.rounds, base_seed: args.seed, swap: args.swap };
     let seed = rounds.plan(0, entrants.len()).seed;
-    let broken = preflight(&args.bots, &entrants, &hosting, &config, seed, options.map_file.as_ref(), &options.limits);
+    let broken =
+        preflight(&args.bots, &entrants, &hosting, &config, seed, options.map_file.as_ref(), &options.widest_limits());
     if !broken.is_empty() {
         if args.strict {
             return Err(bad_input(format!("--strict: {} cannot play; no game was played", broken.join(", "))));

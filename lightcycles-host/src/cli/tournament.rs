@@ -9,12 +9,14 @@ use lightcycles_core::FastGame;
 use crate::bot::process::log::LOGS_DIR;
 use crate::bot::spec;
 use crate::cli::{
-    bad_input, has_plugin, preflight, stdout_failure, write_out, Failure, HostingArgs, MergeArgs, TournamentArgs,
-    TournamentCommand,
+    bad_input, check_players, has_plugin, preflight, stdout_failure, write_out, BoardArgs, Failure, HostingArgs,
+    MergeArgs, TournamentArgs, TournamentCommand,
 };
+use crate::game::pool;
 use crate::game::run::GameOptions;
 use crate::io::{output, whole_file};
 use crate::stats::Sprt;
+use crate::tournament::maps::{self, MapPool};
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::schedule::{PairingMode, Schedule};
 use crate::tournament::{self, Tournament};
@@ -46,20 +48,86 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
     if sprt.is_some() && entrants.len() != 2 {
         return Err(bad_input(format!("--sprt compares two bots, but {} were given", entrants.len())));
     }
-    let (config, map_file) = args.board.config(2)?;
+    let seats = args.ffa.map_or(2, |n| n as usize);
+    if sprt.is_some() && seats != 2 {
+        return Err(bad_input("--sprt compares two bots in two-player games; it does not go with --ffa"));
+    }
+    check_players(&args.bots, seats)?;
+    let (config, map_file) = args.board.config(seats as u32)?;
+    let policy = config.fault_policy;
+    let maps = if !args.maps.is_empty() {
+        let pool = MapPool::of_files(&args.maps, args.map_order, args.map_start, args.board.max_ticks, policy)
+            .map_err(bad_input)?;
+        pool.check_players(seats).map_err(bad_input)?;
+        Some(pool)
+    } else if let Some(sizes) = &args.sizes {
+        let sizes = maps::parse_sizes(sizes).map_err(bad_input)?;
+        let densities = match &args.densities {
+            Some(text) => text
+                .split(',')
+                .map(|d| {
+                    d.trim().parse::<u32>().map_err(|_| bad_input(format!("--densities: {d:?} is not a percentage")))
+                })
+                .collect::<Result<Vec<u32>, Failure>>()?,
+            None => vec![args.board.rock_density],
+        };
+        Some(MapPool::generated(&sizes, &densities, config, args.map_order, args.map_start).map_err(bad_input)?)
+    } else {
+        None
+    };
+    // The probe before game 0 is shown game 0's board.
+    let (probe_config, probe_map) = match &maps {
+        Some(pool) => {
+            let first = &pool.maps[pool.map_order(args.seed).map_of(0)];
+            (first.config, first.map_file.clone())
+        }
+        None => (config, map_file.clone()),
+    };
+    if args.league && entrants.len() < seats {
+        return Err(bad_input(format!(
+            "--league --ffa {seats} takes {seats} bots or more, but {} were given",
+            entrants.len()
+        )));
+    }
     let mode = if args.gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
-    let games = args.games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 });
-    let schedule = Schedule::new(entrants.len(), mode, games, args.seed).map_err(|e| bad_input(e.to_string()))?;
+    let games = args.games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 * seats as u64 / 2 });
+    let mut schedule = if args.league {
+        // A league's games are chosen as it goes: the schedule only says
+        // seats, games and seeds (its groups are never read)
+        // (one group, so that -g is the games of the whole league).
+        Schedule::with_seats(seats, seats, mode, games, args.seed)
+    } else {
+        Schedule::with_seats(entrants.len(), seats, mode, games, args.seed)
+    }
+    .map_err(|e| bad_input(e.to_string()))?;
+    if let Some(pool) = &maps {
+        schedule = schedule.with_maps(pool.map_order(args.seed));
+    }
     let limits = args.board.limits();
+    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
+    let bot_limits = args.board.bot_limits(&names)?;
     let seed = schedule.game(0).seed;
-    let broken = preflight(&args.bots, &entrants, &hosting, &config, seed, map_file.as_ref(), &limits);
+    let probe_limits = GameOptions {
+        bot_limits: bot_limits.clone(),
+        margin: args.board.margin(),
+        ..GameOptions::new(config, None, limits, None)
+    }
+    .widest_limits();
+    let broken = preflight(&args.bots, &entrants, &hosting, &probe_config, seed, probe_map.as_ref(), &probe_limits);
     if !broken.is_empty() && !args.allow_broken {
         return Err(bad_input(format!(
             "{} cannot play: the tournament does not start (fix the bot, or --allow-broken to let it lose its games)",
             broken.join(", ")
         )));
     }
-    let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
+    let cores = pool::free_cores();
+    let jobs = args.jobs.map_or(cores, |j| j as usize);
+    if jobs > cores {
+        eprintln!(
+            "warning: -j {jobs} plays more games at once than there are free cores ({cores}): bots share cores, \
+             and answers that would be in time on a core of their own may time out (-j auto plays one game per core)"
+        );
+    }
     let progress = if std::io::stderr().is_terminal() {
         ProgressMode::Bar
     } else {
@@ -71,17 +139,28 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         mode,
         schedule,
         shard: args.shard,
-        options: GameOptions { config, map_file, limits, out_dir: args.output.clone() },
+        options: GameOptions {
+            bot_limits,
+            margin: args.board.margin(),
+            ..GameOptions::new(config, map_file, limits, args.output.clone())
+        },
         jobs,
         sprt,
         results: args.results.clone(),
         resume: args.resume,
-        replay_flags: [args.board.to_flags(), HostingArgs::to_flags(&hosting, has_plugin(&args.bots))].concat(),
+        replay_flags: [
+            board_flags(&args.board, maps.is_some()),
+            HostingArgs::to_flags(&hosting, has_plugin(&args.bots)),
+        ]
+        .concat(),
         progress,
         resume_command: args.results.as_ref().map(|_| {
             let words: Vec<String> = std::env::args_os().map(|w| w.to_string_lossy().into_owned()).collect();
             tournament::resume_command(&words)
         }),
+        maps,
+        league: args.league.then_some(args.league_lag),
+        pin_cpus: args.affinity,
     };
     let report = tournament::run::<FastGame>(&t).map_err(|e| bad_input(e.to_string()))?;
     if let Some(path) = &args.report {
@@ -90,6 +169,16 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
     }
     write_out(out, &report.to_table()).map_err(stdout_failure)?;
     output::first_failure().map_or(Ok(()), |e| Err(bad_input(e)))
+}
+
+/// The board flags of `lightcycles play` for a game of this tournament;
+/// with a map pool, the board is the game's map's (added per game).
+fn board_flags(board: &BoardArgs, pool: bool) -> Vec<String> {
+    if !pool {
+        return board.to_flags();
+    }
+    let plain = BoardArgs { map: None, width: 48, height: 36, rock_density: 4, ..board.clone() };
+    plain.to_flags()
 }
 
 /// Runs `tournament merge`: every check first, then the merged file, the

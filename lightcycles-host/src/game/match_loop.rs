@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use lightcycles_core::map::{self, parse_2010};
-use lightcycles_core::replay::{Origin, Recorder, Replay};
+use lightcycles_core::replay::{Origin, Recorder, Replay, TimeLimits};
 use lightcycles_core::{
     Answer, Config, Engine, FaultKind, FaultPolicy, GameError, Map, MapParseError, Outcome, StepError,
 };
@@ -42,6 +42,52 @@ impl Limits {
         } else {
             self.rest
         }
+    }
+}
+
+/// The time of each seat's bot, and the margin: a line that comes after
+/// its limit but within the margin is taken as in time (and counted), as
+/// fastchess's `timemargin` does against scheduling noise.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing<'a> {
+    /// The limits by seat.
+    pub seats: &'a [Limits],
+    /// Time past a limit still taken as in time.
+    pub margin: Duration,
+}
+
+/// An answer that took at least this share of its limit came near it:
+/// `NEAR_LIMIT.0 / NEAR_LIMIT.1` (4/5, 80%), compared in whole nanoseconds.
+pub const NEAR_LIMIT: (u128, u128) = (4, 5);
+
+/// How one seat's timed answers went against its limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnswerTimes {
+    /// Answers timed (by the adapters that time their bots' lines).
+    pub timed: u32,
+    /// Answers that took [`NEAR_LIMIT`] of the limit or more, in time or not.
+    pub near: u32,
+    /// Answers past the limit that the margin let in.
+    pub in_margin: u32,
+}
+
+impl AnswerTimes {
+    /// Counts one answer of `took` against `limit`, taken as in time or not.
+    pub fn add(&mut self, took: Duration, limit: Duration, in_time: bool) {
+        self.timed += 1;
+        if took.as_nanos() * NEAR_LIMIT.1 >= limit.as_nanos() * NEAR_LIMIT.0 {
+            self.near += 1;
+        }
+        if in_time && took > limit {
+            self.in_margin += 1;
+        }
+    }
+
+    /// Adds another count to this one.
+    pub fn merge(&mut self, other: &AnswerTimes) {
+        self.timed = self.timed.saturating_add(other.timed);
+        self.near = self.near.saturating_add(other.near);
+        self.in_margin = self.in_margin.saturating_add(other.in_margin);
     }
 }
 
@@ -128,6 +174,8 @@ pub struct GameRecord {
     /// The slowest answer of each seat's bot, when its adapter times them
     /// ([`Bot::slowest_answer`]).
     pub slowest: Vec<Option<Duration>>,
+    /// How each seat's timed answers went against its limit.
+    pub times: Vec<AnswerTimes>,
 }
 
 /// Why a game could not be played.
@@ -179,8 +227,32 @@ pub fn play<E: Engine>(
     bots: Vec<Box<dyn Bot>>,
     watch: &mut dyn FnMut(&E, &[Answer]),
 ) -> Result<GameRecord, MatchError> {
+    let limits = vec![setup.limits; bots.len()];
+    play_inner(setup, Timing { seats: &limits, margin: Duration::ZERO }, false, names, bots, watch)
+}
+
+/// [`play`] with a time limit per seat and a margin (`timing`), recorded
+/// in the replay (`time_limits`); `setup.limits` is not read.
+pub fn play_timed<E: Engine>(
+    setup: &GameSetup<'_>,
+    timing: Timing<'_>,
+    names: Vec<String>,
+    bots: Vec<Box<dyn Bot>>,
+    watch: &mut dyn FnMut(&E, &[Answer]),
+) -> Result<GameRecord, MatchError> {
+    play_inner(setup, timing, true, names, bots, watch)
+}
+
+fn play_inner<E: Engine>(
+    setup: &GameSetup<'_>,
+    timing: Timing<'_>,
+    record_limits: bool,
+    names: Vec<String>,
+    bots: Vec<Box<dyn Bot>>,
+    watch: &mut dyn FnMut(&E, &[Answer]),
+) -> Result<GameRecord, MatchError> {
     let players = setup.config.players as usize;
-    if bots.len() != players || names.len() != players {
+    if bots.len() != players || names.len() != players || timing.seats.len() != players {
         return Err(MatchError::BotCount { bots: bots.len(), players });
     }
     let (mut engine, mut recorder) = match setup.map_file {
@@ -199,10 +271,11 @@ pub fn play<E: Engine>(
     let mut bots: Vec<Option<Box<dyn Bot>>> = bots.into_iter().map(Some).collect();
     let mut faults = vec![FaultCounts::default(); players];
     let mut slowest: Vec<Option<Duration>> = vec![None; players];
+    let mut times = vec![AnswerTimes::default(); players];
     watch(&engine, &[]);
     while !engine.is_over() {
         let position = engine.position();
-        let limit = setup.limits.for_tick(position.tick + 1);
+        let limit = |seat: usize| timing.seats[seat].for_tick(position.tick + 1);
         // Every observation goes out first, each bot on its own clock; then
         // the answers are collected in seat order, each against its own
         // deadline. The order of collection cannot change an answer.
@@ -210,7 +283,9 @@ pub fn play<E: Engine>(
             .iter_mut()
             .enumerate()
             .map(|(seat, bot)| match bot {
-                Some(bot) if position.players[seat].alive => Some(bot.ask(&Turn::new(&position, seat), limit)),
+                Some(bot) if position.players[seat].alive => {
+                    Some(bot.ask(&Turn::new(&position, seat), limit(seat) + timing.margin))
+                }
                 _ => None,
             })
             .collect();
@@ -218,7 +293,13 @@ pub fn play<E: Engine>(
         for (seat, (bot, asked)) in bots.iter_mut().zip(asked).enumerate() {
             let answer = match (bot, asked) {
                 (Some(_), Some(Asked::Answered(reply))) => answer_of(&reply),
-                (Some(bot), Some(Asked::Pending)) => answer_of(&bot.collect()),
+                (Some(bot), Some(Asked::Pending)) => {
+                    let reply = bot.collect();
+                    if let Some(took) = bot.last_answer() {
+                        times[seat].add(took, limit(seat), !matches!(reply, Reply::Timeout));
+                    }
+                    answer_of(&reply)
+                }
                 _ => Answer::none(),
             };
             if let Some(kind) = answer.fault {
@@ -240,7 +321,15 @@ pub fn play<E: Engine>(
         }
     }
     let outcome = engine.outcome().expect("the loop ends with the game");
-    Ok(GameRecord { replay: recorder.finish(), outcome, faults, slowest })
+    let mut replay = recorder.finish();
+    if record_limits {
+        replay.time_limits = Some(TimeLimits {
+            first_ms: timing.seats.iter().map(|l| l.first.as_millis() as u64).collect(),
+            ms: timing.seats.iter().map(|l| l.rest.as_millis() as u64).collect(),
+            margin_ms: timing.margin.as_millis() as u64,
+        });
+    }
+    Ok(GameRecord { replay, outcome, faults, slowest, times })
 }
 
 #[cfg(test)]
@@ -364,6 +453,50 @@ mod tests {
             let lines: Vec<_> = answers.iter().map(|a| a.line.clone()).collect();
             assert_eq!(lines, plain.replay.commands[k], "the answers of tick {t}");
         }
+    }
+
+    #[test]
+    fn answers_are_counted_near_the_limit_and_in_the_margin() {
+        let ms = Duration::from_millis;
+        let mut t = AnswerTimes::default();
+        t.add(ms(10), ms(50), true); // far from it
+        t.add(ms(40), ms(50), true); // 80%: near
+        t.add(ms(60), ms(50), true); // late, let in by a margin
+        t.add(ms(90), ms(50), false); // late, a timeout
+        assert_eq!(t, AnswerTimes { timed: 4, near: 3, in_margin: 1 });
+        let mut sum = AnswerTimes { timed: u32::MAX, ..AnswerTimes::default() };
+        sum.merge(&t);
+        assert_eq!(sum, AnswerTimes { timed: u32::MAX, near: 3, in_margin: 1 }, "saturating");
+    }
+
+    #[test]
+    fn a_timed_game_records_each_seats_limits_in_its_replay() {
+        let config = Config::default();
+        let seats =
+            [Limits::default(), Limits { first: Duration::from_millis(3000), rest: Duration::from_millis(200) }];
+        let timing = Timing { seats: &seats, margin: Duration::from_millis(7) };
+        let kinds = [Builtin::Random, Builtin::Fuzz];
+        let timed =
+            play_timed::<ReferenceGame>(&setup(config, 4), timing, names(2), bots(&kinds, 4), &mut unwatched).unwrap();
+        let limits = timed.replay.time_limits.clone().unwrap();
+        assert_eq!((limits.first_ms, limits.ms, limits.margin_ms), (vec![1000, 3000], vec![50, 200], 7));
+        let plain = play::<ReferenceGame>(&setup(config, 4), names(2), bots(&kinds, 4), &mut unwatched).unwrap();
+        assert_eq!(plain.replay.time_limits, None);
+        let mut without = timed.replay.clone();
+        without.time_limits = None;
+        assert_eq!(without, plain.replay, "the limits change nothing else");
+        verify::<ReferenceGame>(&timed.replay).unwrap();
+        let back = Replay::from_json(&timed.replay.to_json()).unwrap();
+        assert_eq!(back, timed.replay, "written and read back");
+        let short = [Limits::default()];
+        let err = play_timed::<ReferenceGame>(
+            &setup(config, 4),
+            Timing { seats: &short, margin: Duration::ZERO },
+            names(2),
+            bots(&kinds, 4),
+            &mut unwatched,
+        );
+        assert!(err.is_err(), "one limit per seat");
     }
 
     #[test]

@@ -52,6 +52,99 @@ pub fn play_all<R: Send>(
     });
 }
 
+/// CPU affinity per game (fastchess `-use-affinity`): each worker of a
+/// pool pins itself, the first time it plays, to one core of those the
+/// host may use, worker `i` to the `i`-th (round and round when there are
+/// more workers than cores); the bot processes and plugin threads it
+/// starts inherit the pinning, so a game's bots share its core and games do
+/// not steal each other's. Linux only (`sched_setaffinity`); elsewhere it
+/// does nothing and [`Pinning::note`] says so.
+#[derive(Debug)]
+pub struct Pinning {
+    cpus: Vec<usize>,
+    next: AtomicU64,
+    failed: AtomicBool,
+    asked: bool,
+}
+
+thread_local! {
+    static PINNED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+impl Pinning {
+    /// Pinning when `enabled`, to the cores this process may run on.
+    pub fn new(enabled: bool) -> Pinning {
+        let cpus = if enabled { allowed_cpus() } else { Vec::new() };
+        Pinning { cpus, next: AtomicU64::new(0), failed: AtomicBool::new(false), asked: enabled }
+    }
+
+    /// Pins the calling worker to its core, once per thread.
+    pub fn pin_this_worker(&self) {
+        if self.cpus.is_empty() || PINNED.with(|p| p.replace(true)) {
+            return;
+        }
+        let i = self.next.fetch_add(1, Ordering::Relaxed) as usize;
+        if !pin_to(self.cpus[i % self.cpus.len()]) {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// What a user who asked for pinning should know: that it is not
+    /// available here, or that it failed.
+    pub fn note(&self) -> Option<String> {
+        if !self.asked {
+            None
+        } else if self.cpus.is_empty() {
+            Some("note: --affinity pins games to cores on Linux only; the games ran unpinned".into())
+        } else if self.failed.load(Ordering::Relaxed) {
+            Some("note: --affinity: a worker could not be pinned to its core (sched_setaffinity failed)".into())
+        } else {
+            None
+        }
+    }
+}
+
+/// The cores this process may run on, in order.
+#[cfg(target_os = "linux")]
+pub fn allowed_cpus() -> Vec<usize> {
+    use rustix::thread::{sched_getaffinity, CpuSet};
+    match sched_getaffinity(None) {
+        Ok(set) => (0..CpuSet::MAX_CPU).filter(|&c| set.is_set(c)).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The cores this process may run on: unknown off Linux.
+#[cfg(not(target_os = "linux"))]
+pub fn allowed_cpus() -> Vec<usize> {
+    Vec::new()
+}
+
+#[cfg(target_os = "linux")]
+fn pin_to(cpu: usize) -> bool {
+    use rustix::thread::{sched_setaffinity, CpuSet};
+    let mut set = CpuSet::new();
+    set.set(cpu);
+    // `None`: the calling thread.
+    sched_setaffinity(None, &set).is_ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pin_to(_cpu: usize) -> bool {
+    false
+}
+
+/// The cores free for games: those this process may run on (Linux), else
+/// what the standard library reports, at least 1.
+pub fn free_cores() -> usize {
+    let pinned = allowed_cpus().len();
+    if pinned > 0 {
+        pinned
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +191,31 @@ mod tests {
             ControlFlow::Continue(())
         });
         assert!(!any);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_pinned_worker_runs_on_one_allowed_core() {
+        let allowed = allowed_cpus();
+        assert!(!allowed.is_empty());
+        assert_eq!(free_cores(), allowed.len());
+        let pinning = Pinning::new(true);
+        let mut seen = Vec::new();
+        play_all(
+            1,
+            3,
+            false,
+            |_| {
+                pinning.pin_this_worker();
+                Some(allowed_cpus())
+            },
+            |_, cpus| {
+                seen.push(cpus);
+                ControlFlow::Continue(())
+            },
+        );
+        assert_eq!(seen, vec![vec![allowed[0]]; 3], "worker 0 on the first allowed core, for every game");
+        assert_eq!(pinning.note(), None);
+        assert_eq!(allowed_cpus(), allowed, "the calling thread is not pinned");
     }
 }

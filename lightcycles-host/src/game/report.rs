@@ -189,6 +189,7 @@ mod tests {
             names: names.iter().map(|s| s.to_string()).collect(),
             outcome,
             slowest: vec![None; faults.len()],
+            times: vec![Default::default(); faults.len()],
             faults,
             replay_path: None,
         }

@@ -14,6 +14,7 @@
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use lightcycles_core::replay::Replay;
 use lightcycles_core::rng::game_seed;
@@ -21,7 +22,7 @@ use lightcycles_core::{Answer, Config, Engine, Outcome};
 
 use crate::bot::spec::Entrant;
 use crate::bot::{Bot, BotContext, Failed};
-use crate::game::match_loop::{self, FaultCounts, GameSetup, Limits, MapFile, MatchError};
+use crate::game::match_loop::{self, AnswerTimes, FaultCounts, GameSetup, Limits, MapFile, MatchError, Timing};
 use crate::game::pool;
 
 /// What every game of a run is: its board and rules, its map file, its time
@@ -36,6 +37,38 @@ pub struct GameOptions {
     pub limits: Limits,
     /// Where `sim_<g>.json` files are written, if anywhere.
     pub out_dir: Option<PathBuf>,
+    /// Limits of their own, by entrant (`--bot-time`): empty, or one per
+    /// entrant, `None` for those that keep `limits`.
+    pub bot_limits: Vec<Option<Limits>>,
+    /// Time past a limit still taken as in time (`--time-margin-ms`).
+    pub margin: Duration,
+}
+
+impl GameOptions {
+    /// Options for games of `config` (on `map_file`, if given) with one
+    /// limit for every bot and no margin.
+    pub fn new(config: Config, map_file: Option<MapFile>, limits: Limits, out_dir: Option<PathBuf>) -> GameOptions {
+        GameOptions { config, map_file, limits, out_dir, bot_limits: Vec::new(), margin: Duration::ZERO }
+    }
+
+    /// The limits of entrant `entrant`.
+    pub fn limits_of(&self, entrant: usize) -> Limits {
+        self.bot_limits.get(entrant).copied().flatten().unwrap_or(self.limits)
+    }
+
+    /// The most time any bot has for its first and its later answers, and
+    /// the margin on top: what the probe before game 0 gives every bot.
+    pub fn widest_limits(&self) -> Limits {
+        let all = std::iter::once(self.limits).chain(self.bot_limits.iter().flatten().copied());
+        let (first, rest) = all.fold((Duration::ZERO, Duration::ZERO), |(f, r), l| (f.max(l.first), r.max(l.rest)));
+        Limits { first: first + self.margin, rest: rest + self.margin }
+    }
+
+    /// Whether bots have limits of their own or a margin: then each replay
+    /// records its seats' limits.
+    pub fn is_timed_per_bot(&self) -> bool {
+        self.bot_limits.iter().any(Option::is_some) || !self.margin.is_zero()
+    }
 }
 
 /// Which games a run plays: rounds of seeds from a base seed, each played
@@ -94,6 +127,8 @@ pub struct GameSummary {
     pub replay_path: Option<PathBuf>,
     /// The slowest answer of each seat's bot, when its adapter times them.
     pub slowest: Vec<Option<std::time::Duration>>,
+    /// How each seat's timed answers went against its limit.
+    pub times: Vec<AnswerTimes>,
 }
 
 impl GameSummary {
@@ -179,9 +214,14 @@ pub fn play_game<E: Engine>(
         map_file: options.map_file.as_ref(),
         limits: options.limits,
     };
-    let record = match_loop::play::<E>(&setup, names.clone(), bots, &mut |engine, answers| {
-        watch(&plan, &names, engine, answers)
-    })
+    let mut watcher = |engine: &E, answers: &[Answer]| watch(&plan, &names, engine, answers);
+    let record = if options.is_timed_per_bot() {
+        let limits: Vec<Limits> = plan.seats.iter().map(|&e| options.limits_of(e)).collect();
+        let timing = Timing { seats: &limits, margin: options.margin };
+        match_loop::play_timed::<E>(&setup, timing, names.clone(), bots, &mut watcher)
+    } else {
+        match_loop::play::<E>(&setup, names.clone(), bots, &mut watcher)
+    }
     .map_err(|source| RunError::Game { game, seed: plan.seed, source })?;
     let replay_path = match &options.out_dir {
         Some(dir) => {
@@ -202,6 +242,7 @@ pub fn play_game<E: Engine>(
         faults: record.faults,
         replay_path,
         slowest: record.slowest,
+        times: record.times,
     };
     Ok((summary, record.replay))
 }
@@ -281,12 +322,7 @@ mod tests {
     }
 
     fn options() -> GameOptions {
-        GameOptions {
-            config: Config { width: 20, height: 16, ..Config::default() },
-            map_file: None,
-            limits: Limits::default(),
-            out_dir: None,
-        }
+        GameOptions::new(Config { width: 20, height: 16, ..Config::default() }, None, Limits::default(), None)
     }
 
     fn rounds(rounds: u64, swap: bool) -> Rounds {

@@ -146,8 +146,12 @@ pub fn merge(paths: &[PathBuf]) -> Result<Merged, MergeError> {
         }
     }
     let (count, games_per_pairing) = (first.shard.count, first.shard.games_per_pairing);
-    let schedule = Schedule::new(header.bots.len(), header.pairing, games_per_pairing, header.seed)
-        .map_err(|e| MergeError::BadSchedule { path: first_path.clone(), problem: e.to_string() })?;
+    let mut schedule =
+        Schedule::with_seats(header.bots.len(), header.seats, header.pairing, games_per_pairing, header.seed)
+            .map_err(|e| MergeError::BadSchedule { path: first_path.clone(), problem: e.to_string() })?;
+    if let Some(maps) = &header.maps {
+        schedule = schedule.with_maps(super::maps::order_of_header(maps, header.seed));
+    }
     let total = schedule.total_games();
 
     let mut notes = Vec::new();

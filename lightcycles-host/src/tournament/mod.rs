@@ -2,7 +2,10 @@
 //! in both seats, in parallel, with statistics a bot author can trust and a
 //! results file that survives being killed.
 //!
-//! - [`schedule`]: which games, in a stable order (pairings, seeds, seats).
+//! - [`schedule`]: which games, in a stable order (pairings or free-for-all
+//!   groups, seeds, seats, maps).
+//! - [`maps`]: map pools and the named maps shipped with LightCycles.
+//! - [`league`]: leagues, whose games go where the ratings are least certain.
 //! - [`shard`]: the games one machine of many plays (`--shard I/N`).
 //! - [`merge`]: the shards' results files made one (`tournament merge`).
 //! - [`results`]: the results file, one JSON line per game, and resuming it.
@@ -15,6 +18,8 @@
 //! to the results file, counts it, shows progress, and stops starting games
 //! once an SPRT has decided (games in flight finish and are recorded).
 
+pub mod league;
+pub mod maps;
 pub mod merge;
 pub mod progress;
 pub mod report;
@@ -23,19 +28,24 @@ pub mod schedule;
 pub mod shard;
 pub mod standings;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use lightcycles_core::Engine;
 
+use self::league::{Planner, Shared};
+use self::maps::MapPool;
 use self::progress::{Progress, ProgressMode};
 use self::report::Report;
-use self::results::{Faults, GameLine, Header, HeaderBot, ResultsError, ResultsFile, ShardHeader};
+use self::results::{
+    Faults, GameLine, GameResult, Header, HeaderBot, HeaderLeague, ResultsError, ResultsFile, ShardHeader,
+};
 use self::schedule::{PairingMode, Schedule, ScheduledGame};
 use self::shard::Shard;
 use self::standings::Standings;
 use crate::bot::spec::Entrant;
+use crate::game::match_loop::{AnswerTimes, NEAR_LIMIT};
 use crate::game::pool;
 use crate::game::report::{game_line as game_text, Timeouts};
 use crate::game::run::{self, GameOptions, RunError};
@@ -75,6 +85,15 @@ pub struct Tournament {
     /// The command that resumes this tournament, said when it is
     /// interrupted (with a results file only).
     pub resume_command: Option<String>,
+    /// The map pool, when games are played on one (its order is the
+    /// schedule's).
+    pub maps: Option<MapPool>,
+    /// A league: games chosen as the ratings go, this many sets at once;
+    /// `schedule` then gives the seats per game, the seed and the games.
+    pub league: Option<u64>,
+    /// Pin each worker, and the bots it starts, to a core of its own
+    /// (Linux; elsewhere a note says it is not done).
+    pub pin_cpus: bool,
 }
 
 /// Why a tournament stopped before its report.
@@ -97,7 +116,16 @@ impl Tournament {
                 .entrants
                 .iter()
                 .zip(&self.specs)
-                .map(|(e, spec)| HeaderBot { name: e.name.clone(), spec: spec.clone() })
+                .enumerate()
+                .map(|(i, (e, spec))| {
+                    let own = self.options.bot_limits.get(i).copied().flatten();
+                    HeaderBot {
+                        name: e.name.clone(),
+                        spec: spec.clone(),
+                        time_first_ms: own.map(|l| l.first.as_millis() as u64),
+                        time_ms: own.map(|l| l.rest.as_millis() as u64),
+                    }
+                })
                 .collect(),
             pairing: self.mode,
             seed: self.schedule.base_seed(),
@@ -105,11 +133,23 @@ impl Tournament {
             map: self.options.map_file.as_ref().map(|m| m.text.clone()),
             time_first_ms: self.options.limits.first.as_millis() as u64,
             time_ms: self.options.limits.rest.as_millis() as u64,
+            time_margin_ms: self.options.margin.as_millis() as u64,
+            seats: self.schedule.seats(),
+            maps: self.maps.as_ref().map(MapPool::header),
+            league: self.league.map(|lag| HeaderLeague { lag }),
             shard: self.shard.map(|s| ShardHeader {
                 index: s.index(),
                 count: s.count(),
                 games_per_pairing: self.schedule.games_per_pairing(),
             }),
+        }
+    }
+
+    /// The options of game `game`: its map's board when there is a pool.
+    fn game_options(&self, game: &ScheduledGame) -> std::borrow::Cow<'_, GameOptions> {
+        match (&self.maps, game.map) {
+            (Some(pool), Some(index)) => std::borrow::Cow::Owned(pool.options(&self.options, index)),
+            _ => std::borrow::Cow::Borrowed(&self.options),
         }
     }
 
@@ -133,6 +173,9 @@ impl Tournament {
         }
         words.extend(["-r".to_string(), "1".to_string(), "-s".to_string(), game.seed.to_string()]);
         words.extend(self.replay_flags.iter().cloned());
+        if let (Some(pool), Some(index)) = (&self.maps, game.map) {
+            words.extend(pool.flags(index));
+        }
         words.iter().map(|w| shell_quote(w)).collect::<Vec<_>>().join(" ")
     }
 }
@@ -195,6 +238,60 @@ impl DoneGames {
     }
 }
 
+/// Where the games of a run come from: a fixed schedule, or a league's
+/// choices as they are made.
+enum Source<'a> {
+    Fixed(&'a Schedule),
+    League(&'a Shared),
+}
+
+impl Source<'_> {
+    /// Game `game`; a league's waits for its set to be chosen (`None`:
+    /// the league closed first).
+    fn game(&self, game: u64) -> Option<ScheduledGame> {
+        match self {
+            Source::Fixed(schedule) => Some(schedule.game(game)),
+            Source::League(shared) => shared.game(game),
+        }
+    }
+}
+
+/// How the games read back from a results file are counted.
+enum Counter {
+    Fixed(Standings),
+    League(Box<Planner>, Standings),
+}
+
+impl Counter {
+    fn add(&mut self, result: GameResult, shared: Option<&Shared>) {
+        match (self, shared) {
+            (Counter::Fixed(st), _) => st.add(result),
+            (Counter::League(planner, st), Some(shared)) => planner.add(result, st, shared),
+            (Counter::League(_, st), None) => st.add(result),
+        }
+    }
+
+    fn standings(&self) -> &Standings {
+        match self {
+            Counter::Fixed(st) | Counter::League(_, st) => st,
+        }
+    }
+
+    fn finish(self) -> Standings {
+        match self {
+            Counter::Fixed(mut st) => {
+                st.finish();
+                st
+            }
+            Counter::League(mut planner, mut st) => {
+                planner.finish(&mut st);
+                st.finish();
+                st
+            }
+        }
+    }
+}
+
 /// Plays the tournament on engine `E` and returns its report. With
 /// `resume`, the games already in the results file are counted and not
 /// played again.
@@ -205,13 +302,16 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
     let total = t.shard.map_or(all, |s| s.games_of(all));
     let game_index = |nth: u64| t.shard.map_or(nth, |s| s.game(nth));
     let names = t.names();
-    let mut standings = Standings::new(&t.schedule, t.entrants.len(), t.sprt);
-    if let Some(shard) = t.shard {
-        standings = standings.of_shard(shard);
-    }
+    let seats = t.schedule.seats();
+    let map_order = t.maps.as_ref().map(|pool| pool.map_order(t.schedule.base_seed()));
+    let shared = t.league.map(|_| Shared::new(seats, t.schedule.base_seed(), map_order.clone()));
     let mut done = DoneGames::default();
     let mut done_count = 0u64;
     let mut beyond = 0u64;
+    // Games read back from the file, counted once the counter exists (a
+    // league must know every set the file holds before it chooses one).
+    let mut read: Vec<GameResult> = Vec::new();
+    let mut known_sets: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
     let mut file = match &t.results {
         Some(path) if t.resume => Some(ResultsFile::resume(path, &t.header(), |line: GameLine| {
             if line.game >= all {
@@ -222,7 +322,36 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
             if let Some(shard) = t.shard.filter(|s| !s.contains(line.game)) {
                 return Err(format!("game {} is not one of shard {shard}'s games", line.game));
             }
-            line.check_scheduled(&t.schedule)?;
+            match &shared {
+                None => line.check_scheduled(&t.schedule)?,
+                Some(shared) => {
+                    let set = line.game / seats as u64;
+                    let group = league::group_of_line(&line.seats, line.game)?;
+                    if let Some(other) = known_sets.get(&set) {
+                        if *other != group {
+                            return Err(format!(
+                                "game {} is of set {set}, whose other games hold {other:?}",
+                                line.game
+                            ));
+                        }
+                    }
+                    let scheduled = shared.scheduled(line.game, league::colex_rank(&group), &group);
+                    if (line.round, line.pairing, line.seed) != (scheduled.round, scheduled.pairing, scheduled.seed) {
+                        return Err(format!(
+                            "game {} has round {}, pairing {} and seed {}; a league game of set {set} has round {}, \
+                             pairing {} and seed {}",
+                            line.game,
+                            line.round,
+                            line.pairing,
+                            line.seed,
+                            scheduled.round,
+                            scheduled.pairing,
+                            scheduled.seed
+                        ));
+                    }
+                    known_sets.insert(set, group);
+                }
+            }
             // Shard games are numbered n = (k - I) / N in `done`.
             let nth = t.shard.map_or(line.game, |s| line.game / s.count());
             if done.contains(nth) {
@@ -230,12 +359,31 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
             }
             done.insert(nth);
             done_count += 1;
-            standings.add(line.result());
+            read.push(line.result());
             Ok(())
         })?),
         Some(path) => Some(ResultsFile::create(path, &t.header())?),
         None => None,
     };
+    let mut counter = match (&shared, t.league) {
+        (Some(shared), Some(lag)) => {
+            let mut planner = Planner::new(t.entrants.len(), seats, lag, known_sets)
+                .map_err(|e| TournamentError::Run(RunError::Report(e)))?;
+            let standings = Standings::league(t.entrants.len(), seats);
+            planner.start(&standings, shared);
+            Counter::League(Box::new(planner), standings)
+        }
+        _ => {
+            let standings = Standings::new(&t.schedule, t.entrants.len(), t.sprt);
+            Counter::Fixed(match t.shard {
+                Some(shard) => standings.of_shard(shard),
+                None => standings,
+            })
+        }
+    };
+    for result in read {
+        counter.add(result, shared.as_ref());
+    }
     let progress = Progress::new(t.progress, total, done_count);
     if done_count > 0 || beyond > 0 {
         let mut note = format!("resuming: {done_count} of {total} games are done");
@@ -244,69 +392,140 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
         }
         progress.println(&note);
     }
-    progress.update(done_count, &standings, &names);
+    progress.update(done_count, counter.standings(), &names);
     interrupt::set(t.interrupted_note(done_count, total));
 
     let mut failure: Option<TournamentError> = None;
     let mut timeouts = Timeouts::new(t.entrants.len());
+    let mut times = vec![AnswerTimes::default(); t.entrants.len()];
+    let source = match &shared {
+        Some(shared) => Source::League(shared),
+        None => Source::Fixed(&t.schedule),
+    };
+    let pinned = pool::Pinning::new(t.pin_cpus);
     let play = |nth| {
         if done.contains(nth) {
             return None;
         }
-        let scheduled = t.schedule.game(game_index(nth));
-        let result = run::play_game::<E>(&t.entrants, &t.options, scheduled.plan(), &mut run::unwatched);
+        let scheduled = source.game(game_index(nth))?;
+        pinned.pin_this_worker();
+        let options = t.game_options(&scheduled);
+        let result = run::play_game::<E>(&t.entrants, &options, scheduled.plan(), &mut run::unwatched);
         Some((scheduled, result.map(|(summary, _replay)| summary)))
     };
-    pool::play_all(t.jobs, total, standings.decided(), play, |_, (scheduled, result)| {
+    let decided = counter.standings().decided();
+    pool::play_all(t.jobs, total, decided, play, |_, (scheduled, result)| {
         let summary = match result {
             Ok(summary) => summary,
             Err(e) => {
                 failure.get_or_insert(e.into());
+                if let Some(shared) = &shared {
+                    shared.close();
+                }
                 return ControlFlow::Break(());
             }
         };
-        let faults = [Faults::from(summary.faults[0]), Faults::from(summary.faults[1])];
+        let faults: Vec<Faults> = summary.faults.iter().map(|&f| Faults::from(f)).collect();
         let faulty = faults.iter().any(|f| f.total() > 0);
         let command = faulty.then(|| t.replay_command(&scheduled));
+        let map_name = match (&t.maps, scheduled.map) {
+            (Some(pool), Some(index)) => Some(pool.maps[index].name.clone()),
+            _ => None,
+        };
         let line = results::game_line(
             &scheduled,
-            [summary.names[0].clone(), summary.names[1].clone()],
-            summary.outcome.winner,
-            summary.outcome.ticks,
+            summary.names.clone(),
+            &summary.outcome,
             faults,
+            map_name,
             summary.replay_path.as_deref(),
             command.clone(),
         );
         if let Some(file) = &mut file {
             if let Err(e) = file.append(&line) {
                 failure.get_or_insert(e.into());
+                if let Some(shared) = &shared {
+                    shared.close();
+                }
                 return ControlFlow::Break(());
             }
         }
         if let Some(command) = command {
             progress.println(&format!("{}\n  replay: {command}", game_text(&summary, t.options.config.max_ticks)));
         }
-        standings.add(line.result());
+        counter.add(line.result(), shared.as_ref());
         timeouts.add(&summary);
+        for (seat, &e) in summary.plan.seats.iter().enumerate() {
+            if let Some(x) = summary.times.get(seat) {
+                times[e].merge(x);
+            }
+        }
         done_count += 1;
-        progress.update(done_count, &standings, &names);
+        progress.update(done_count, counter.standings(), &names);
         interrupt::set(t.interrupted_note(done_count, total));
-        if standings.decided() {
+        if counter.standings().decided() {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         }
     });
-    progress.finish(done_count, &standings, &names);
+    if let Some(shared) = &shared {
+        shared.close();
+    }
+    progress.finish(done_count, counter.standings(), &names);
     interrupt::set(String::new());
     for note in timeouts.advice(&names, t.options.limits.rest, t.jobs) {
+        eprintln!("{note}");
+    }
+    if let Some(note) = near_limit_note(&names, &times, t.options.margin) {
+        eprintln!("{note}");
+    }
+    if let Some(note) = pinned.note() {
         eprintln!("{note}");
     }
     if let Some(e) = failure {
         return Err(e);
     }
-    standings.finish();
-    Ok(Report::new(&t.schedule, t.mode, &standings, &names, &t.specs).of_shard(t.shard))
+    let standings = counter.finish();
+    let mut report = Report::new(&t.schedule, t.mode, &standings, &names, &t.specs).of_shard(t.shard);
+    if t.league.is_some() {
+        report.league = true;
+        // A league's pairings are those its games had: none played, none shown.
+        report.pairings.retain(|p| p.games.games() > 0);
+    }
+    Ok(report)
+}
+
+/// The summary of how many timed answers came near their limit (and how
+/// many the margin let in), per bot; `None` when no answer was timed.
+pub fn near_limit_note(names: &[String], times: &[AnswerTimes], margin: std::time::Duration) -> Option<String> {
+    let timed: u64 = times.iter().map(|t| t.timed as u64).sum();
+    if timed == 0 {
+        return None;
+    }
+    let near: u64 = times.iter().map(|t| t.near as u64).sum();
+    let mut note = format!(
+        "answers near the limit (at least {}% of it): {near} of {timed} timed answers",
+        100 * NEAR_LIMIT.0 / NEAR_LIMIT.1
+    );
+    let parts: Vec<String> = names
+        .iter()
+        .zip(times)
+        .filter(|(_, t)| t.timed > 0)
+        .map(|(name, t)| {
+            let mut part = format!("{} {} of {}", crate::io::untrusted::terminal_text(name), t.near, t.timed);
+            if !margin.is_zero() {
+                part.push_str(&format!(", {} in the margin", t.in_margin));
+            }
+            part
+        })
+        .collect();
+    note.push_str(&format!(" ({})", parts.join("; ")));
+    if !margin.is_zero() {
+        let in_margin: u64 = times.iter().map(|t| t.in_margin as u64).sum();
+        note.push_str(&format!("; {in_margin} came after the limit and within the {} ms margin", margin.as_millis()));
+    }
+    Some(note)
 }
 
 #[cfg(test)]

@@ -144,7 +144,7 @@ pub fn clock(d: Duration) -> String {
 /// each bot's score.
 pub fn summary(standings: &Standings, names: &[String]) -> String {
     let names: Vec<String> = names.iter().map(|n| terminal_text(n)).collect();
-    if names.len() == 2 {
+    if names.len() == 2 && !standings.pairings().is_empty() {
         let p = &standings.pairings()[0];
         let mut text = format!("{} vs {}: ", names[p.bots.0], names[p.bots.1]);
         match (p.games.score(), p.games.elo()) {

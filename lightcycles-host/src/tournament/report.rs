@@ -41,6 +41,10 @@ pub struct Report {
     pub pairings: Vec<PairingRow>,
     /// The SPRT, when one ran.
     pub sprt: Option<SprtRow>,
+    /// Seats in every game (more than 2: a free-for-all).
+    pub seats: usize,
+    /// Whether this is a league (`--league`).
+    pub league: bool,
 }
 
 /// One bot's line.
@@ -59,6 +63,10 @@ pub struct BotRow {
     pub faults: Faults,
     /// Its Weng-Lin rating (fed game by game in index order).
     pub rating: Rating,
+    /// Its conservative rating, `mu - 3·sigma`.
+    pub conservative: f64,
+    /// Its mean placement (1 is first), when it played.
+    pub mean_place: Option<f64>,
 }
 
 /// One pairing's line, from its first bot's side.
@@ -127,6 +135,8 @@ impl Report {
                 score: b.games.score(),
                 faults: b.faults,
                 rating: b.rating,
+                conservative: b.rating.conservative(),
+                mean_place: (b.games.games() > 0).then(|| b.place_sum as f64 / b.games.games() as f64),
             })
             .collect();
         let pairings = standings
@@ -165,6 +175,8 @@ impl Report {
             bots,
             pairings,
             sprt,
+            seats: schedule.seats(),
+            league: false,
         }
     }
 
@@ -186,56 +198,26 @@ impl Report {
     pub fn to_table(&self) -> String {
         let mut out = String::new();
         let rated = self.bots.len() > 2;
+        let kind = match (self.league, self.pairing) {
+            (true, _) => "league",
+            (false, PairingMode::RoundRobin) => "round robin",
+            (false, PairingMode::Gauntlet) => "gauntlet",
+        };
+        let seats = if self.seats > 2 { format!(", free-for-all of {} seats", self.seats) } else { String::new() };
         let _ = writeln!(
             out,
-            "Tournament of {} bots ({}){}, {} of {} games played, seeds from {}",
+            "Tournament of {} bots ({kind}{seats}){}, {} of {} games played, seeds from {}",
             self.bots.len(),
-            match self.pairing {
-                PairingMode::RoundRobin => "round robin",
-                PairingMode::Gauntlet => "gauntlet",
-            },
             self.shard.as_ref().map_or(String::new(), |s| format!(", shard {s}")),
             self.games_played,
             self.games_scheduled,
             self.seed
         );
         out.push('\n');
-        // Names come from the command line or a file: shown, never obeyed.
-        let names: Vec<String> = self.bots.iter().map(|b| terminal_text(&b.name)).collect();
-        let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(3).max(3);
-        let mut order: Vec<usize> = (0..self.bots.len()).collect();
-        if rated {
-            order.sort_by(|&a, &b| {
-                let (ra, rb) = (self.bots[a].rating.mu, self.bots[b].rating.mu);
-                rb.total_cmp(&ra).then(a.cmp(&b))
-            });
-        }
-        let _ = write!(
-            out,
-            "{:>4}  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
-            "rank", "bot", "games", "wins", "draws", "losses", "score", "invalid", "timeout", "crash"
-        );
-        out.push_str(if rated { "  rating (mu ± sigma)\n" } else { "\n" });
-        for (rank, &i) in order.iter().enumerate() {
-            let b = &self.bots[i];
-            let _ = write!(
-                out,
-                "{:>4}  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
-                rank + 1,
-                names[i],
-                b.games.games(),
-                b.games.wins,
-                b.games.draws,
-                b.games.losses,
-                percent(b.score),
-                b.faults.invalid,
-                b.faults.timeout,
-                b.faults.crash
-            );
-            if rated {
-                let _ = write!(out, "  {:.2} ± {:.2}", b.rating.mu, b.rating.sigma);
-            }
-            out.push('\n');
+        if self.seats > 2 || self.league {
+            self.ratings_table(&mut out);
+        } else {
+            self.bots_table(&mut out, rated);
         }
         for p in &self.pairings {
             out.push('\n');
@@ -297,6 +279,95 @@ impl Report {
         }
         out
     }
+
+    fn bots_table(&self, out: &mut String, rated: bool) {
+        // Names come from the command line or a file: shown, never obeyed.
+        let names: Vec<String> = self.bots.iter().map(|b| terminal_text(&b.name)).collect();
+        let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(3).max(3);
+        let mut order: Vec<usize> = (0..self.bots.len()).collect();
+        if rated {
+            order.sort_by(|&a, &b| {
+                let (ra, rb) = (self.bots[a].rating.mu, self.bots[b].rating.mu);
+                rb.total_cmp(&ra).then(a.cmp(&b))
+            });
+        }
+        let _ = write!(
+            out,
+            "{:>4}  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
+            "rank", "bot", "games", "wins", "draws", "losses", "score", "invalid", "timeout", "crash"
+        );
+        out.push_str(if rated { "  rating (mu ± sigma)\n" } else { "\n" });
+        for (rank, &i) in order.iter().enumerate() {
+            let b = &self.bots[i];
+            let _ = write!(
+                out,
+                "{:>4}  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
+                rank + 1,
+                names[i],
+                b.games.games(),
+                b.games.wins,
+                b.games.draws,
+                b.games.losses,
+                percent(b.score),
+                b.faults.invalid,
+                b.faults.timeout,
+                b.faults.crash
+            );
+            if rated {
+                let _ = write!(out, "  {:.2} ± {:.2}", b.rating.mu, b.rating.sigma);
+            }
+            out.push('\n');
+        }
+    }
+
+    /// The table of a free-for-all or a league: every bot by its
+    /// conservative rating `mu - 3·sigma`, highest first.
+    fn ratings_table(&self, out: &mut String) {
+        let names: Vec<String> = self.bots.iter().map(|b| terminal_text(&b.name)).collect();
+        let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(3).max(3);
+        let mut order: Vec<usize> = (0..self.bots.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (ra, rb) = (self.bots[a].conservative, self.bots[b].conservative);
+            rb.total_cmp(&ra).then(a.cmp(&b))
+        });
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
+            "rank",
+            "bot",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "place",
+            "mu",
+            "sigma",
+            "mu-3s",
+            "invalid",
+            "timeout",
+            "crash"
+        );
+        for (rank, &i) in order.iter().enumerate() {
+            let b = &self.bots[i];
+            let _ = writeln!(
+                out,
+                "{:>4}  {:<width$}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7.2}  {:>7.2}  {:>7.2}  {:>7}  {:>7}  {:>7}",
+                rank + 1,
+                names[i],
+                b.games.games(),
+                b.games.wins,
+                b.games.draws,
+                b.games.losses,
+                b.mean_place.map_or_else(|| "-".to_string(), |p| format!("{p:.2}")),
+                b.rating.mu,
+                b.rating.sigma,
+                b.conservative,
+                b.faults.invalid,
+                b.faults.timeout,
+                b.faults.crash
+            );
+        }
+    }
 }
 
 fn percent(x: Option<f64>) -> String {
@@ -316,12 +387,23 @@ mod tests {
     use super::*;
     use crate::tournament::results::GameResult;
 
+    /// A two-seat game `k` of a round robin of 2 or 3 bots.
+    fn result(k: u64, seats: Vec<usize>, winner: Option<usize>, faults: Vec<Faults>) -> GameResult {
+        let pairing = match (seats[0].min(seats[1]), seats[0].max(seats[1])) {
+            (0, 1) => 0,
+            (0, 2) => 1,
+            _ => 2,
+        };
+        let placements = (0..2).map(|s| if winner.is_none() || winner == Some(s) { 1 } else { 2 }).collect();
+        GameResult { game: k, pairing, seats, winner, placements, faults }
+    }
+
     #[test]
     fn names_in_the_table_are_shown_never_obeyed() {
         let schedule = Schedule::new(2, PairingMode::RoundRobin, 2, 0).unwrap();
         let mut st = Standings::new(&schedule, 2, None);
         for k in 0..2 {
-            st.add(GameResult { game: k, seats: schedule.game(k).seats, winner: None, faults: [Faults::default(); 2] });
+            st.add(result(k, schedule.game(k).seats, None, vec![Faults::default(); 2]));
         }
         let names = ["\u{1b}]0;title\u{7}".to_string(), "b\u{200b}".to_string()];
         let report = Report::new(&schedule, PairingMode::RoundRobin, &st, &names, &names);
@@ -341,9 +423,9 @@ mod tests {
             let seats = schedule.game(k).seats;
             let winner = winner_bot.map(|b| seats.iter().position(|&s| s == b).unwrap());
             // The random bot times out twice a game, whichever seat it rides in.
-            let mut faults = [Faults::default(); 2];
+            let mut faults = vec![Faults::default(); 2];
             faults[seats.iter().position(|&s| s == 1).unwrap()].timeout = 2;
-            st.add(GameResult { game: k, seats, winner, faults });
+            st.add(result(k, seats, winner, faults));
         }
         let names = ["ff".to_string(), "rnd".to_string()];
         let specs = ["builtin:floodfill".to_string(), "rnd=builtin:random".to_string()];
@@ -390,7 +472,7 @@ mod tests {
             let seats = schedule.game(k).seats;
             let best = *seats.iter().max().unwrap();
             let winner = seats.iter().position(|&s| s == best);
-            st.add(GameResult { game: k, seats, winner, faults: [Faults::default(); 2] });
+            st.add(result(k, seats, winner, vec![Faults::default(); 2]));
         }
         let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
         let report = Report::new(&schedule, PairingMode::RoundRobin, &st, &names, &names);

@@ -42,6 +42,57 @@ pub struct HeaderBot {
     pub name: String,
     /// Its spec as given on the command line.
     pub spec: String,
+    /// Its own time for the first answer, when it has one (`--bot-time`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_first_ms: Option<u64>,
+    /// Its own time for each later answer, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+}
+
+/// A map of the header's pool, as the games get it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeaderMap {
+    /// Its name: `builtin:NAME`, a file's path, or `WxH@D` for a generated
+    /// board.
+    pub name: String,
+    /// The text of its 2010 map file; `None` for a generated board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// For a generated board: its width, height and rock density.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated: Option<[u32; 3]>,
+}
+
+/// The map pool of the header: the maps and the order rounds take them in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeaderMaps {
+    /// The maps, in the order given.
+    pub maps: Vec<HeaderMap>,
+    /// `sequential` or `random`.
+    pub order: String,
+    /// The position in that order of round 0's map.
+    pub start: usize,
+}
+
+/// A league: the games are chosen as the ratings go (see `tournament::league`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeaderLeague {
+    /// How many game sets may be in flight: set `m` is chosen from the
+    /// ratings after sets `0 … m - lag`.
+    pub lag: u64,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
+}
+
+fn two() -> usize {
+    2
+}
+
+fn is_two(x: &usize) -> bool {
+    *x == 2
 }
 
 /// The first line: everything that decides which games are played and how.
@@ -66,6 +117,18 @@ pub struct Header {
     pub time_first_ms: u64,
     /// Time for each later answer.
     pub time_ms: u64,
+    /// Time past the limit still taken as in time (`--time-margin-ms`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub time_margin_ms: u64,
+    /// Seats in every game: 2, or 3 to 8 for a free-for-all (`--ffa`).
+    #[serde(default = "two", skip_serializing_if = "is_two")]
+    pub seats: usize,
+    /// The map pool (`--maps`, `--sizes`), when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maps: Option<HeaderMaps>,
+    /// A league (`--league`), when this is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub league: Option<HeaderLeague>,
     /// The shard of a tournament split over machines (`--shard I/N`): the
     /// games this file holds are those whose index is `I mod N`. Left out
     /// of an unsharded run's header, which is what `tournament merge` writes.
@@ -122,15 +185,22 @@ pub struct GameLine {
     /// Its seed.
     pub seed: u64,
     /// The bots by seat, as indices into the header's bots.
-    pub seats: [usize; 2],
+    pub seats: Vec<usize>,
     /// The bots' names by seat.
-    pub bots: [String; 2],
+    pub bots: Vec<String>,
     /// The seat that won, or `null` for a draw.
     pub winner: Option<usize>,
+    /// Placement by seat (1 is first; tied players share a place), in a
+    /// free-for-all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placements: Option<Vec<u32>>,
     /// Ticks played.
     pub ticks: u32,
     /// Faults by seat.
-    pub faults: [Faults; 2],
+    pub faults: Vec<Faults>,
+    /// The name of its map in the pool, when there is a pool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<String>,
     /// The replay file, when replays are written (`-o`).
     pub replay: Option<String>,
     /// For a game with a fault: the command that plays it again.
@@ -138,30 +208,45 @@ pub struct GameLine {
     pub command: Option<String>,
 }
 
-/// What the statistics keep of a game: small and fixed in size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What the statistics keep of a game: small (a few bytes a seat).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
     /// The game's index.
     pub game: u64,
+    /// Its pairing's (group's) index.
+    pub pairing: usize,
     /// The bots by seat.
-    pub seats: [usize; 2],
+    pub seats: Vec<usize>,
     /// The seat that won, if one did.
     pub winner: Option<usize>,
+    /// Placement by seat (1 is first).
+    pub placements: Vec<u32>,
     /// Faults by seat.
-    pub faults: [Faults; 2],
+    pub faults: Vec<Faults>,
 }
 
 impl GameLine {
     /// What the statistics keep of this line.
     pub fn result(&self) -> GameResult {
-        GameResult { game: self.game, seats: self.seats, winner: self.winner, faults: self.faults }
+        let placements = self.placements.clone().unwrap_or_else(|| {
+            // Two seats: the winner first, the other second; a draw ties.
+            (0..self.seats.len()).map(|s| if self.winner.is_none() || self.winner == Some(s) { 1 } else { 2 }).collect()
+        });
+        GameResult {
+            game: self.game,
+            pairing: self.pairing,
+            seats: self.seats.clone(),
+            winner: self.winner,
+            placements,
+            faults: self.faults.clone(),
+        }
     }
 
     /// Checks that the line is the game `schedule` gives its index: the
     /// same round, pairing, seed and seats.
     pub fn check_scheduled(&self, schedule: &Schedule) -> Result<(), String> {
         let s = schedule.game(self.game);
-        if (self.round, self.pairing, self.seed, self.seats) == (s.round, s.pairing, s.seed, s.seats) {
+        if (self.round, self.pairing, self.seed, &self.seats) == (s.round, s.pairing, s.seed, &s.seats) {
             return Ok(());
         }
         Err(format!(
@@ -176,6 +261,20 @@ impl GameLine {
     /// ticks are within the tick cap, and no seat has more faults than ticks
     /// (a bot answers, or fails to, once a tick).
     pub fn check(&self, header: &Header) -> Result<(), String> {
+        let seats = header.seats;
+        if self.seats.len() != seats || self.bots.len() != seats || self.faults.len() != seats {
+            return Err(format!(
+                "seats, bots and faults must each list {seats} seats; they list {}, {} and {}",
+                self.seats.len(),
+                self.bots.len(),
+                self.faults.len()
+            ));
+        }
+        if let Some(p) = &self.placements {
+            if p.len() != seats || p.iter().any(|&x| x == 0 || x as usize > seats) {
+                return Err(format!("placements must be {seats} places from 1 to {seats}"));
+            }
+        }
         for (seat, &bot) in self.seats.iter().enumerate() {
             let Some(entry) = header.bots.get(bot) else {
                 return Err(format!("seats[{seat}] = {bot} is not a bot of the header ({} bots)", header.bots.len()));
@@ -188,8 +287,8 @@ impl GameLine {
                 ));
             }
         }
-        if let Some(winner) = self.winner.filter(|&w| w > 1) {
-            return Err(format!("winner = {winner} is not a seat (0 or 1, or null for a draw)"));
+        if let Some(winner) = self.winner.filter(|&w| w >= seats) {
+            return Err(format!("winner = {winner} is not a seat (0 to {}, or null for a draw)", seats - 1));
         }
         if self.ticks == 0 || self.ticks > header.config.max_ticks {
             return Err(format!("ticks = {} is outside 1 to {} (the tick cap)", self.ticks, header.config.max_ticks));
@@ -514,13 +613,29 @@ pub fn header_differences(found: &Header, expected: &Header) -> Vec<(&'static st
             )
         };
     }
-    field!(bots);
+    if expected.league.is_some() && found.league.is_some() {
+        // A league takes new bots: the file's bots must come first, as they were.
+        let n = found.bots.len();
+        let same = n <= expected.bots.len() && found.bots[..] == expected.bots[..n];
+        compare(
+            "bots",
+            serde_json::to_string(&found.bots),
+            serde_json::to_string(&expected.bots[..n.min(expected.bots.len())]),
+            same,
+        );
+    } else {
+        field!(bots);
+    }
     field!(pairing);
     field!(seed);
     field!(config);
     field!(map);
     field!(time_first_ms);
     field!(time_ms);
+    field!(time_margin_ms);
+    field!(seats);
+    field!(maps);
+    field!(league);
     field!(shard);
     differences
 }
@@ -537,10 +652,10 @@ fn clip(s: &str) -> String {
 /// The line of a game as it finished.
 pub fn game_line(
     scheduled: &ScheduledGame,
-    names: [String; 2],
-    winner: Option<usize>,
-    ticks: u32,
-    faults: [Faults; 2],
+    names: Vec<String>,
+    outcome: &lightcycles_core::Outcome,
+    faults: Vec<Faults>,
+    map: Option<String>,
     replay: Option<&Path>,
     command: Option<String>,
 ) -> GameLine {
@@ -549,11 +664,13 @@ pub fn game_line(
         round: scheduled.round,
         pairing: scheduled.pairing,
         seed: scheduled.seed,
-        seats: scheduled.seats,
+        seats: scheduled.seats.clone(),
         bots: names,
-        winner,
-        ticks,
+        winner: outcome.winner,
+        placements: (scheduled.seats.len() > 2).then(|| outcome.placements.clone()),
+        ticks: outcome.ticks,
         faults,
+        map,
         replay: replay.map(|p| p.display().to_string()),
         command,
     }

@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use skillratings::weng_lin::{weng_lin, WengLinConfig, WengLinRating};
-use skillratings::Outcomes;
+use skillratings::weng_lin::{weng_lin, weng_lin_multi_team, WengLinConfig, WengLinRating};
+use skillratings::{MultiTeamOutcome, Outcomes};
 
 use super::results::{Faults, GameResult};
 use super::schedule::Schedule;
@@ -37,6 +37,8 @@ pub struct BotStats {
     pub faults: Faults,
     /// Its Weng-Lin rating, updated game by game in index order.
     pub rating: Rating,
+    /// The sum of its placements (1 is first), for the mean place.
+    pub place_sum: u64,
 }
 
 /// A Weng-Lin (OpenSkill) rating: skill `mu` with uncertainty `sigma`, on
@@ -52,6 +54,22 @@ pub struct Rating {
 impl Default for Rating {
     fn default() -> Rating {
         let r = WengLinRating::new();
+        Rating { mu: r.rating, sigma: r.uncertainty }
+    }
+}
+
+impl Rating {
+    /// The conservative rating `mu - 3·sigma`: what the bot is almost
+    /// surely better than (as psyleague and TrueSkill leaderboards rank).
+    pub fn conservative(&self) -> f64 {
+        self.mu - 3.0 * self.sigma
+    }
+
+    fn model(&self) -> WengLinRating {
+        WengLinRating { rating: self.mu, uncertainty: self.sigma }
+    }
+
+    fn of(r: &WengLinRating) -> Rating {
         Rating { mu: r.rating, sigma: r.uncertainty }
     }
 }
@@ -79,7 +97,7 @@ pub struct SprtState {
 /// Counts games in index order and keeps every statistic of the report.
 #[derive(Clone, Debug)]
 pub struct Standings {
-    schedule: Schedule,
+    seats: usize,
     pairings: Vec<PairingStats>,
     bots: Vec<BotStats>,
     sprt: Option<SprtState>,
@@ -104,12 +122,39 @@ impl Standings {
                 .collect(),
             bots: vec![BotStats::default(); bots],
             sprt: sprt.map(|sprt| SprtState { sprt, decision: None }),
-            schedule: schedule.clone(),
+            seats: schedule.seats(),
             next: 0,
             stride: 1,
             waiting: BTreeMap::new(),
             counted: 0,
         }
+    }
+
+    /// No games yet, of a league of `bots` bots in games of `seats`: its
+    /// pairings are those its games turn out to have.
+    pub fn league(bots: usize, seats: usize) -> Standings {
+        Standings {
+            pairings: Vec::new(),
+            bots: vec![BotStats::default(); bots],
+            sprt: None,
+            seats,
+            next: 0,
+            stride: 1,
+            waiting: BTreeMap::new(),
+            counted: 0,
+        }
+    }
+
+    /// Adds bots (a league that grows); they start unrated.
+    pub fn add_bots(&mut self, bots: usize) {
+        if bots > self.bots.len() {
+            self.bots.resize(bots, BotStats::default());
+        }
+    }
+
+    /// The index of the next game to count: every game before it is counted.
+    pub fn next(&self) -> u64 {
+        self.next
     }
 
     /// The standings of one shard's games: games of other shards are not
@@ -151,42 +196,82 @@ impl Standings {
 
     fn count(&mut self, game: &GameResult) {
         self.counted += 1;
-        let scheduled = self.schedule.game(game.game);
-        let (a, b) = self.pairings[scheduled.pairing].bots;
+        for (seat, bot) in game.seats.iter().enumerate() {
+            let f = &mut self.bots[*bot].faults;
+            let g = game.faults.get(seat).copied().unwrap_or_default();
+            f.invalid = f.invalid.saturating_add(g.invalid);
+            f.timeout = f.timeout.saturating_add(g.timeout);
+            f.crash = f.crash.saturating_add(g.crash);
+            self.bots[*bot].place_sum += game.placements.get(seat).copied().unwrap_or(1) as u64;
+        }
+        if self.seats > 2 {
+            self.count_free_for_all(game);
+            return;
+        }
+        // A pairing's first bot is the lower index of its two, for a round
+        // robin, a gauntlet and a league alike.
+        let (a, b) = (game.seats[0].min(game.seats[1]), game.seats[0].max(game.seats[1]));
+        let index = game.pairing;
+        if self.pairings.len() <= index {
+            self.pairings.resize(index + 1, PairingStats::default());
+        }
+        self.pairings[index].bots = (a, b);
+        let pair = game.game / 2;
         let seat_of_a = if game.seats[0] == a { 0 } else { 1 };
         let score_a = match game.winner {
             None => GameScore::Draw,
             Some(seat) if seat == seat_of_a => GameScore::Win,
             Some(_) => GameScore::Loss,
         };
-        let pairing = &mut self.pairings[scheduled.pairing];
+        let pairing = &mut self.pairings[index];
         pairing.games.add(score_a);
         match pairing.open_pair.take() {
-            Some((pair, first)) if pair == scheduled.pair() => {
+            Some((open, first)) if open == pair => {
                 pairing.pairs.add(first, score_a);
-                self.check_sprt(scheduled.pairing);
+                self.check_sprt(index);
             }
             // A pair whose other game was never played counts as games only.
-            _ => pairing.open_pair = Some((scheduled.pair(), score_a)),
+            _ => pairing.open_pair = Some((pair, score_a)),
         }
         self.bots[a].games.add(score_a);
         self.bots[b].games.add(score_a.flipped());
-        for (seat, bot) in game.seats.iter().enumerate() {
-            let f = &mut self.bots[*bot].faults;
-            f.invalid = f.invalid.saturating_add(game.faults[seat].invalid);
-            f.timeout = f.timeout.saturating_add(game.faults[seat].timeout);
-            f.crash = f.crash.saturating_add(game.faults[seat].crash);
-        }
         let outcome = match score_a {
             GameScore::Win => Outcomes::WIN,
             GameScore::Draw => Outcomes::DRAW,
             GameScore::Loss => Outcomes::LOSS,
         };
-        let rating = |r: Rating| WengLinRating { rating: r.mu, uncertainty: r.sigma };
         let (ra, rb) =
-            weng_lin(&rating(self.bots[a].rating), &rating(self.bots[b].rating), &outcome, &WengLinConfig::new());
-        self.bots[a].rating = Rating { mu: ra.rating, sigma: ra.uncertainty };
-        self.bots[b].rating = Rating { mu: rb.rating, sigma: rb.uncertainty };
+            weng_lin(&self.bots[a].rating.model(), &self.bots[b].rating.model(), &outcome, &WengLinConfig::new());
+        self.bots[a].rating = Rating::of(&ra);
+        self.bots[b].rating = Rating::of(&rb);
+    }
+
+    /// A game of three seats or more: each bot a team of one, ranked by its
+    /// placement (tied players share a rank), through Weng-Lin's
+    /// Bradley-Terry model over every pair of players.
+    fn count_free_for_all(&mut self, game: &GameResult) {
+        for (seat, &bot) in game.seats.iter().enumerate() {
+            let place = game.placements.get(seat).copied().unwrap_or(1);
+            let score = match game.winner {
+                Some(w) if w == seat => GameScore::Win,
+                None if place == 1 => GameScore::Draw,
+                _ => GameScore::Loss,
+            };
+            self.bots[bot].games.add(score);
+        }
+        let teams: Vec<[WengLinRating; 1]> = game.seats.iter().map(|&b| [self.bots[b].rating.model()]).collect();
+        let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+            .iter()
+            .enumerate()
+            .map(|(seat, team)| {
+                let place = game.placements.get(seat).copied().unwrap_or(1) as usize;
+                (&team[..], MultiTeamOutcome::new(place))
+            })
+            .collect();
+        let new = weng_lin_multi_team(&ranked, &WengLinConfig::new());
+        for (seat, &bot) in game.seats.iter().enumerate() {
+            self.bots[bot].rating = Rating::of(&new[seat][0]);
+        }
     }
 
     fn check_sprt(&mut self, pairing: usize) {
@@ -234,12 +319,16 @@ mod tests {
 
     /// A result of game `k` of `schedule` won by bot `winner` (None: a draw).
     fn result(schedule: &Schedule, k: u64, winner: Option<usize>) -> GameResult {
-        let seats = schedule.game(k).seats;
+        let g = schedule.game(k);
+        let seats = g.seats;
+        let winner = winner.map(|bot| seats.iter().position(|&b| b == bot).unwrap());
         GameResult {
             game: k,
+            pairing: g.pairing,
+            placements: (0..2).map(|s| if winner.is_none() || winner == Some(s) { 1 } else { 2 }).collect(),
             seats,
-            winner: winner.map(|bot| seats.iter().position(|&b| b == bot).unwrap()),
-            faults: [Faults { timeout: 1, ..Faults::default() }, Faults::default()],
+            winner,
+            faults: vec![Faults { timeout: 1, ..Faults::default() }, Faults::default()],
         }
     }
 
@@ -279,10 +368,10 @@ mod tests {
             })
             .collect();
         let mut in_order = Standings::new(&s, 3, None);
-        results.iter().for_each(|r| in_order.add(*r));
+        results.iter().for_each(|r| in_order.add(r.clone()));
         let mut shuffled = Standings::new(&s, 3, None);
         for k in [3, 1, 0, 2, 17, 5, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 15] {
-            shuffled.add(results[k]);
+            shuffled.add(results[k].clone());
         }
         assert_eq!(in_order.counted(), 18);
         assert_eq!(shuffled.counted(), 18);
@@ -329,5 +418,78 @@ mod tests {
         st.add(result(&s, k + 1, Some(1)));
         assert_eq!(st.sprt().unwrap().decision, Some(d));
         assert_eq!(st.pairings()[0].pairs.pairs(), d.pairs + 1);
+    }
+
+    /// Weng-Lin's update for players who all start at the default rating
+    /// (mu 25, sigma 25/3, beta 25/6), worked from the paper's formulas
+    /// (Bradley-Terry, full pairing) by hand: with every `p = 1/2`,
+    /// `c² = 2β² + 2σ²`, `mu' = mu + σ²/c · Σ (s - 1/2)` over the
+    /// opponents, and `σ' = σ·√(1 - Σ γ·σ²/c²·p(1-p))` with `γ = σ/c`.
+    fn fresh_update(players: usize, place: usize) -> (f64, f64) {
+        let (mu, sigma, beta): (f64, f64, f64) = (25.0, 25.0 / 3.0, 25.0 / 6.0);
+        let c = (2.0 * beta * beta + 2.0 * sigma * sigma).sqrt();
+        // Opponents placed behind score 1, ahead of it 0 (no ties here).
+        let behind = (players - place) as f64;
+        let ahead = (place - 1) as f64;
+        let new_mu = mu + sigma * sigma / c * (behind * 0.5 - ahead * 0.5);
+        let delta = (players - 1) as f64 * (sigma / c) * (sigma * sigma / (c * c)) * 0.25;
+        (new_mu, sigma * (1.0 - delta).sqrt())
+    }
+
+    #[test]
+    fn a_free_for_all_game_moves_the_ratings_by_the_worked_values() {
+        let s = Schedule::with_seats(4, 4, PairingMode::RoundRobin, 4, 0).unwrap();
+        let mut st = Standings::new(&s, 4, None);
+        // Game 0: seats hold bots 0, 1, 2, 3; seat 2 wins, then 0, 3, 1.
+        let placements = vec![2, 4, 1, 3];
+        st.add(GameResult {
+            game: 0,
+            pairing: 0,
+            seats: vec![0, 1, 2, 3],
+            winner: Some(2),
+            placements: placements.clone(),
+            faults: vec![Faults::default(); 4],
+        });
+        // By hand: c = √(2·(25/6)² + 2·(25/3)²) = 13.1762…, σ²/c = 5.2705…
+        let c = (2.0f64 * (25.0 / 6.0f64).powi(2) + 2.0 * (25.0 / 3.0f64).powi(2)).sqrt();
+        assert!((c - 13.176156917368248).abs() < 1e-12);
+        for (bot, &place) in placements.iter().enumerate() {
+            let (mu, sigma) = fresh_update(4, place as usize);
+            let r = st.bots()[bot].rating;
+            assert!((r.mu - mu).abs() < 1e-9, "bot {bot}: mu {} against {mu}", r.mu);
+            assert!((r.sigma - sigma).abs() < 1e-9, "bot {bot}: sigma {} against {sigma}", r.sigma);
+        }
+        // The winner gains 1.5·σ²/c = 7.9058…; the last loses as much.
+        assert!((st.bots()[2].rating.mu - 32.90569415042095).abs() < 1e-9);
+        assert!((st.bots()[1].rating.mu - 17.09430584957905).abs() < 1e-9);
+        assert_eq!(st.bots()[2].games, Trinomial { wins: 1, draws: 0, losses: 0 });
+        assert_eq!(st.bots()[1].place_sum, 4);
+        assert!(st.pairings().is_empty(), "no pairings in a free-for-all");
+        let r = st.bots()[2].rating;
+        assert!((r.conservative() - (r.mu - 3.0 * r.sigma)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn tied_places_share_a_rank() {
+        let s = Schedule::with_seats(3, 3, PairingMode::RoundRobin, 3, 0).unwrap();
+        let mut st = Standings::new(&s, 3, None);
+        // Two share first place (a draw at the tick cap), one is out.
+        st.add(GameResult {
+            game: 0,
+            pairing: 0,
+            seats: vec![0, 1, 2],
+            winner: None,
+            placements: vec![1, 1, 3],
+            faults: vec![Faults::default(); 3],
+        });
+        let (mu, sigma, beta): (f64, f64, f64) = (25.0, 25.0 / 3.0, 25.0 / 6.0);
+        let c = (2.0 * beta * beta + 2.0 * sigma * sigma).sqrt();
+        // Each of the tied two: a draw (1/2 - 1/2 = 0) and a win (+1/2).
+        let tied = mu + sigma * sigma / c * 0.5;
+        assert!((st.bots()[0].rating.mu - tied).abs() < 1e-9);
+        assert!((st.bots()[1].rating.mu - tied).abs() < 1e-9);
+        assert!((st.bots()[2].rating.mu - (mu - sigma * sigma / c)).abs() < 1e-9);
+        assert_eq!(st.bots()[0].games, Trinomial { wins: 0, draws: 1, losses: 0 });
+        assert_eq!(st.bots()[2].games, Trinomial { wins: 0, draws: 0, losses: 1 });
     }
 }

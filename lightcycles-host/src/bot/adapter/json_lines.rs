@@ -65,6 +65,10 @@ impl Bot for JsonLinesBot {
     fn slowest_answer(&self) -> Option<Duration> {
         self.bot.slowest()
     }
+
+    fn last_answer(&self) -> Option<Duration> {
+        self.bot.last()
+    }
 }
 
 /// `cmd:COMMAND`.

@@ -121,6 +121,10 @@ impl Bot for Tron2010Bot {
     fn slowest_answer(&self) -> Option<Duration> {
         self.bot.slowest()
     }
+
+    fn last_answer(&self) -> Option<Duration> {
+        self.bot.last()
+    }
 }
 
 /// `tron2010:COMMAND`.

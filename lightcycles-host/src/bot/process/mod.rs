@@ -381,6 +381,8 @@ pub struct LineBot {
     waiting: Option<Waiting>,
     /// The slowest answer seen, late ones included.
     slowest: Option<Duration>,
+    /// How long the answer to the last message took, if a line came.
+    last: Option<Duration>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -396,13 +398,14 @@ impl LineBot {
     /// of `sandbox`, with answers read up to [`ANSWER_LINE_CAP`] bytes a line.
     pub fn spawn(command: Command, sandbox: &Sandbox, log: BotLog, what: &str) -> Result<LineBot, BotError> {
         let process = BotProcess::spawn(command, sandbox, ANSWER_LINE_CAP, log, what)?;
-        Ok(LineBot { process, unanswered: VecDeque::new(), sent: 0, waiting: None, slowest: None })
+        Ok(LineBot { process, unanswered: VecDeque::new(), sent: 0, waiting: None, slowest: None, last: None })
     }
 
     /// Sends `message` (a whole message, ending with `\n`) for tick `tick`;
     /// its answer is due within `limit`.
     pub fn ask(&mut self, message: Vec<u8>, tick: u32, limit: Duration) -> Asked {
         self.waiting = None;
+        self.last = None;
         if self.process.is_gone() {
             return Asked::Answered(Reply::Crash);
         }
@@ -432,6 +435,7 @@ impl LineBot {
                     if number < w.number {
                         continue; // a late answer to an earlier tick
                     }
+                    self.last = Some(at - sent_at);
                     if at <= w.deadline {
                         return Reply::Line(bytes);
                     }
@@ -454,6 +458,11 @@ impl LineBot {
     /// late answers included; `None` before any answer.
     pub fn slowest(&self) -> Option<Duration> {
         self.slowest
+    }
+
+    /// How long the answer to the last message took, when a line came.
+    pub fn last(&self) -> Option<Duration> {
+        self.last
     }
 
     fn note_timeout(&self, w: &Waiting) {
@@ -504,6 +513,8 @@ pub struct NumberedBot {
     error_note: &'static str,
     /// The slowest answer to the request waited for, late ones included.
     slowest: Option<Duration>,
+    /// How long the answer to the last request took, if one came.
+    last: Option<Duration>,
     /// Observations after the first as what changed, for an adapter that
     /// rebuilds them ([`delta`]).
     deltas: Option<delta::DeltaSender>,
@@ -522,7 +533,7 @@ impl NumberedBot {
     /// A bot speaking through `process`; requests carry their time limit
     /// when `send_limit` is set; errors are noted after `error_note`.
     pub fn new(process: BotProcess, send_limit: bool, error_note: &'static str) -> NumberedBot {
-        NumberedBot { process, seq: 0, waiting: None, send_limit, error_note, slowest: None, deltas: None }
+        NumberedBot { process, seq: 0, waiting: None, send_limit, error_note, slowest: None, last: None, deltas: None }
     }
 
     /// Sends observations after the first as what changed ([`delta`]): for
@@ -574,7 +585,12 @@ impl Bot for NumberedBot {
         self.slowest
     }
 
+    fn last_answer(&self) -> Option<Duration> {
+        self.last
+    }
+
     fn collect(&mut self) -> Reply {
+        self.last = None;
         let Some(w) = self.waiting.take() else { return Reply::Crash };
         loop {
             match self.process.next_line(w.deadline) {
@@ -588,6 +604,7 @@ impl Bot for NumberedBot {
                     }
                     let sent_at = w.deadline.checked_sub(w.limit).unwrap_or(w.deadline);
                     self.slowest = self.slowest.max(Some(at.saturating_duration_since(sent_at)));
+                    self.last = Some(at.saturating_duration_since(sent_at));
                     if at > w.deadline {
                         break;
                     }

@@ -7,8 +7,8 @@ fn header(seed: u64) -> Header {
     Header {
         format: FORMAT.into(),
         bots: vec![
-            HeaderBot { name: "a".into(), spec: "a=builtin:random".into() },
-            HeaderBot { name: "straight".into(), spec: "builtin:straight".into() },
+            HeaderBot { name: "a".into(), spec: "a=builtin:random".into(), time_first_ms: None, time_ms: None },
+            HeaderBot { name: "straight".into(), spec: "builtin:straight".into(), time_first_ms: None, time_ms: None },
         ],
         pairing: PairingMode::RoundRobin,
         seed,
@@ -16,6 +16,10 @@ fn header(seed: u64) -> Header {
         map: None,
         time_first_ms: 1000,
         time_ms: 50,
+        time_margin_ms: 0,
+        seats: 2,
+        maps: None,
+        league: None,
         shard: None,
     }
 }
@@ -26,11 +30,13 @@ fn line(game: u64) -> GameLine {
         round: game / 2,
         pairing: 0,
         seed: game / 2,
-        seats: if game % 2 == 0 { [0, 1] } else { [1, 0] },
-        bots: if game % 2 == 0 { ["a".into(), "straight".into()] } else { ["straight".into(), "a".into()] },
+        seats: if game % 2 == 0 { vec![0, 1] } else { vec![1, 0] },
+        bots: if game % 2 == 0 { vec!["a".into(), "straight".into()] } else { vec!["straight".into(), "a".into()] },
         winner: Some((game % 2) as usize),
         ticks: 10 + game as u32,
-        faults: [Faults::default(), Faults { invalid: 1, timeout: 2, crash: 0 }],
+        placements: None,
+        faults: vec![Faults::default(), Faults { invalid: 1, timeout: 2, crash: 0 }],
+        map: None,
         replay: None,
         command: None,
     }
@@ -137,8 +143,8 @@ fn game_lines_that_disagree_with_the_header_are_named() {
             |g| g.bots[1] = "\u{1b}[2Jstraight".into(),
             "bots[1] is \"\\u{1b}[2Jstraight\", but bot 1 of the header is \"straight\"",
         ),
-        (|g| g.seats = [0, 5], "seats[1] = 5 is not a bot of the header (2 bots)"),
-        (|g| g.winner = Some(2), "winner = 2 is not a seat"),
+        (|g| g.seats = vec![0, 5], "seats[1] = 5 is not a bot of the header (2 bots)"),
+        (|g| g.winner = Some(2), "winner = 2 is not a seat (0 to 1"),
         (|g| g.ticks = 0, "ticks = 0 is outside 1 to 2000"),
         (|g| g.ticks = 2001, "ticks = 2001 is outside 1 to 2000"),
         (|g| g.faults[0].crash = 11, "faults[0] add up to 11 in 10 ticks, more than one a tick"),
@@ -286,4 +292,55 @@ proptest::proptest! {
             }
         }
     }
+}
+
+#[test]
+fn a_file_written_before_the_new_header_fields_still_resumes() {
+    // Lines as a host without time per bot, map pools, free-for-all or
+    // leagues wrote them.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.jsonl");
+    let old = concat!(
+        r#"{"format":"lightcycles-tournament/1","bots":[{"name":"a","spec":"a=builtin:random"},"#,
+        r#"{"name":"straight","spec":"builtin:straight"}],"pairing":"round-robin","seed":3,"#,
+        r#""config":{"width":48,"height":36,"players":2,"max_ticks":2000,"rock_density":4,"fault_policy":"straight"},"#,
+        r#""map":null,"time_first_ms":1000,"time_ms":50}"#,
+        "\n",
+        r#"{"game":1,"round":0,"pairing":0,"seed":0,"seats":[1,0],"bots":["straight","a"],"winner":1,"ticks":11,"#,
+        r#""faults":[{"invalid":0,"timeout":0,"crash":0},{"invalid":1,"timeout":2,"crash":0}],"replay":null}"#,
+        "\n"
+    );
+    std::fs::write(&path, old).unwrap();
+    assert_eq!(read_back(&path, &header(3)).unwrap(), vec![line(1)]);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), old, "nothing rewritten");
+    // And a header at its defaults is written as before, field for field.
+    assert_eq!(serde_json::to_string(&header(3)).unwrap() + "\n", old.lines().next().unwrap().to_string() + "\n");
+    let line_1 = serde_json::to_string(&line(1)).unwrap();
+    assert_eq!(line_1, old.lines().nth(1).unwrap());
+}
+
+#[test]
+fn free_for_all_lines_are_checked_against_the_seats_of_the_header() {
+    let mut h = header(0);
+    h.seats = 3;
+    h.bots.push(HeaderBot { name: "c".into(), spec: "c=builtin:random".into(), time_first_ms: None, time_ms: None });
+    let mut g = line(0);
+    g.seats = vec![0, 1, 2];
+    g.bots = vec!["a".into(), "straight".into(), "c".into()];
+    g.faults = vec![Faults::default(); 3];
+    g.placements = Some(vec![2, 1, 3]);
+    assert_eq!(g.check(&h), Ok(()));
+    let mut two = line(0);
+    two.placements = None;
+    assert!(two.check(&h).unwrap_err().contains("must each list 3 seats"));
+    let mut bad = g.clone();
+    bad.placements = Some(vec![0, 1, 3]);
+    assert!(bad.check(&h).unwrap_err().contains("placements must be 3 places from 1 to 3"));
+    bad.placements = Some(vec![1, 2]);
+    assert!(bad.check(&h).is_err());
+    let mut winner = g.clone();
+    winner.winner = Some(3);
+    assert!(winner.check(&h).unwrap_err().contains("winner = 3 is not a seat (0 to 2"));
+    assert_eq!(g.result().placements, [2, 1, 3]);
+    assert_eq!(line(1).result().placements, [2, 1], "two seats: the winner first");
 }

@@ -101,6 +101,8 @@ pub struct ThreadBot {
     log: BotLog,
     /// The slowest answer to a request waited for, late ones included.
     slowest: Option<Duration>,
+    /// How long the answer to the last request took, if one came.
+    last: Option<Duration>,
 }
 
 impl std::fmt::Debug for ThreadBot {
@@ -147,6 +149,7 @@ impl ThreadBot {
             waiting: None,
             log,
             slowest: None,
+            last: None,
         })
     }
 
@@ -186,6 +189,7 @@ impl Bot for ThreadBot {
     }
 
     fn collect(&mut self) -> Reply {
+        self.last = None;
         let Some(w) = self.waiting.take() else { return Reply::Crash };
         loop {
             let response = spin_then_wait(&self.responses, w.deadline);
@@ -195,6 +199,7 @@ impl Bot for ThreadBot {
                     self.in_flight = None;
                     let sent_at = w.deadline.checked_sub(w.limit).unwrap_or(w.deadline);
                     self.slowest = self.slowest.max(Some(r.at.saturating_duration_since(sent_at)));
+                    self.last = Some(r.at.saturating_duration_since(sent_at));
                     if r.at <= w.deadline {
                         return r.reply;
                     }
@@ -214,6 +219,10 @@ impl Bot for ThreadBot {
 
     fn slowest_answer(&self) -> Option<Duration> {
         self.slowest
+    }
+
+    fn last_answer(&self) -> Option<Duration> {
+        self.last
     }
 }
 
