@@ -22,7 +22,6 @@ use lightcycles_core::bitboard::Layout;
 use lightcycles_core::Pos;
 
 use super::cells::{Cell, CellGraph};
-use super::row_chambers::RowChambers;
 
 /// Working memory of the chamber search, reused between calls.
 ///
@@ -45,8 +44,6 @@ pub struct Chambers {
     /// The articulation points of the last run (framed numbers), when asked for.
     cuts: Vec<u32>,
     keep_cuts: bool,
-    /// The same search on row words, for boards up to 64 × 64.
-    rows: RowChambers,
 }
 
 /// The search's record of one cell.
@@ -112,22 +109,7 @@ impl Chambers {
     /// through the cells of `region` (a bitboard of `graph`'s layout; the
     /// head itself is not in it). Cells of `region` not connected to the
     /// head do not count.
-    ///
-    /// Boards up to 64 × 64 (one word per row) take the row-word search
-    /// ([`RowChambers`]), larger ones [`Chambers::bound_cells`]: the same
-    /// value either way (the tests prove it).
     pub fn bound(&mut self, graph: &CellGraph, region: &[u64], head: Cell) -> u32 {
-        let layout = graph.layout();
-        if layout.words_per_row() == 1 && layout.height() <= 64 {
-            let rows = &region[..layout.height() as usize];
-            return self.rows.bound(rows, layout.width(), graph.pos(head));
-        }
-        self.bound_cells(graph, region, head)
-    }
-
-    /// [`Chambers::bound`] cell by cell on the framed board, any board
-    /// size: the reference the row-word search is proven against.
-    pub fn bound_cells(&mut self, graph: &CellGraph, region: &[u64], head: Cell) -> u32 {
         let layout = graph.layout();
         self.fit(layout);
         // Mark the region with this run's base.
@@ -171,7 +153,7 @@ impl Chambers {
     pub fn articulation_points(&mut self, graph: &CellGraph, region: &[u64], head: Cell) -> Vec<Cell> {
         self.keep_cuts = true;
         self.cuts.clear();
-        self.bound_cells(graph, region, head);
+        self.bound(graph, region, head);
         self.keep_cuts = false;
         let stride = self.stride;
         let mut cuts: Vec<Cell> = self

@@ -25,7 +25,6 @@ pub mod chambers;
 pub mod endgame;
 pub mod eval;
 pub mod multi;
-pub mod row_chambers;
 pub mod stats;
 pub mod table;
 pub mod zobrist;
