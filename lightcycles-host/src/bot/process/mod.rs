@@ -55,6 +55,10 @@ use std::os::unix::process::CommandExt;
 /// How long a bot has to end after SIGTERM before its group gets SIGKILL.
 pub const GRACE: Duration = Duration::from_millis(100);
 
+/// How long [`BotProcess::next_line`] looks for a line, yielding, before it
+/// sleeps until the deadline.
+pub const LINE_SPIN: Duration = Duration::from_micros(150);
+
 /// How long the host waits, at most, for the last process of a killed
 /// group to be gone.
 pub const GROUP_GONE: Duration = Duration::from_secs(1);
@@ -208,9 +212,16 @@ impl BotProcess {
         if self.closed {
             return Next::Closed;
         }
-        let event = match self.output.try_recv() {
-            Ok(event) => Ok(event),
-            Err(_) => self.output.recv_timeout(deadline.saturating_duration_since(Instant::now())),
+        // A quick bot's line comes within a few dozen µs: look for it a
+        // moment, yielding the core, before sleeping (waking a sleeping
+        // thread costs as much again, more on an idle machine).
+        let spin_until = (Instant::now() + LINE_SPIN).min(deadline);
+        let event = loop {
+            match self.output.try_recv() {
+                Ok(event) => break Ok(event),
+                Err(std::sync::mpsc::TryRecvError::Empty) if Instant::now() < spin_until => std::thread::yield_now(),
+                Err(_) => break self.output.recv_timeout(deadline.saturating_duration_since(Instant::now())),
+            }
         };
         match event {
             Ok(Output::Line { bytes, at }) => Next::Line(bytes, at),
