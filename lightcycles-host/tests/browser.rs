@@ -318,7 +318,14 @@ fn several_replays_one_page_and_hostile_names_stay_text() {
 
     assert_eq!(first["list"], json!(["sim_0.json", "eight_players.json", evil_label]));
     let hidden = first["descriptions"].as_array().unwrap();
-    assert!(hidden.iter().all(|d| !d.as_str().unwrap().contains("wins")), "no result in the list: {hidden:?}");
+    // The first replay plays as the page opens: on a slow machine it can
+    // reach its last tick before this probe, and then its result is shown
+    // (the page says so). The others have not been watched.
+    let first_ended = first["replay"] == 0 && first["resultShown"] == true;
+    for (i, d) in hidden.iter().enumerate() {
+        let shows = d.as_str().unwrap().contains("wins");
+        assert!(!shows || (i == 0 && first_ended), "no result in the list before its replay ends: {hidden:?}");
+    }
     assert_eq!(revealed["resultShown"], true, "the show result button shows it");
     let shown = revealed["result"].as_str().unwrap();
     assert!(shown.contains(&format!("on tick {}", eight.result.ticks)), "{shown}");
