@@ -194,7 +194,11 @@ def tournament(
         cpus = int(ray.cluster_resources().get("CPU", 1))
         shards = max(1, cpus // jobs)
     files = ray.put(_pack(working_dir)) if working_dir is not None else None
-    remote = ray.remote(_play_shard).options(num_cpus=jobs, max_retries=max_retries, retry_exceptions=False)
+    # SPREAD: shards go to different nodes where Ray can, rather than
+    # filling the first node's CPUs, so that a node lost costs few shards.
+    remote = ray.remote(_play_shard).options(
+        num_cpus=jobs, max_retries=max_retries, retry_exceptions=False, scheduling_strategy="SPREAD"
+    )
 
     started = time.monotonic()
     pending: Dict[Any, int] = {}
