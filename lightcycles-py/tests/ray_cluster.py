@@ -31,6 +31,11 @@ def cluster(nodes=2):
     workers = [c.add_node(num_cpus=1) for _ in range(nodes)]
     c.wait_for_nodes()
     ray.init(address=c.address, log_to_driver=False)
+    # The nodes are up; wait until the scheduler also counts their CPUs,
+    # so that shards are placed over all of them.
+    deadline = time.monotonic() + 60
+    while ray.available_resources().get("CPU", 0) < nodes and time.monotonic() < deadline:
+        time.sleep(0.05)
     return c, workers
 
 
@@ -53,14 +58,16 @@ def same_as_local(work, report, results, games, bots, config, seed):
 def split(work):
     _, workers = cluster()
     results = work / "all.jsonl"
-    report = distributed.tournament(BOTS, games=8, seed=3, shards=2, results=results, config=SMALL)
+    # Shards of some 0.1 s: long enough that neither is done before the
+    # other is placed.
+    report = distributed.tournament(BOTS, games=40, seed=3, shards=2, results=results, config=SMALL)
     nodes = {r["node"] for r in report["shards"]}
     assert len(nodes) == 2, f"the shards ran on two nodes: {report['shards']}"
     assert sorted(r["shard"] for r in report["shards"]) == ["0/2", "1/2"]
-    same_as_local(work, report, results, 8, BOTS, SMALL, 3)
+    same_as_local(work, report, results, 40, BOTS, SMALL, 3)
     # Resumed with every shard done: nothing is played again, the same report.
     results.unlink()
-    again = distributed.tournament(BOTS, games=8, seed=3, shards=2, results=results, resume=True, config=SMALL)
+    again = distributed.tournament(BOTS, games=40, seed=3, shards=2, results=results, resume=True, config=SMALL)
     assert again["shards"] == [] and again["games_played"] == report["games_played"]
 
 
