@@ -389,11 +389,24 @@ mod tests {
         }
         assert_eq!(count(), 5, "four games and one spare");
         drop(factory);
-        std::thread::sleep(Duration::from_millis(200));
-        for pid in std::fs::read_to_string(&pids).unwrap().lines() {
-            let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            assert!(state.is_empty() || state.contains(") Z "), "process {pid} is still running: {state}");
+        // The processes' own ids are those of their namespaces: look for
+        // the file in the command lines of the host's processes instead.
+        let running = || {
+            std::fs::read_dir("/proc")
+                .unwrap()
+                .flatten()
+                .filter(|e| {
+                    let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+                    let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+                    !stat.contains(") Z ") && String::from_utf8_lossy(&cmdline).contains(&*path.to_string_lossy())
+                })
+                .count()
+        };
+        let until = std::time::Instant::now() + Duration::from_secs(2);
+        while running() > 0 && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
         }
+        assert_eq!(running(), 0, "a process of the bot is still running");
     }
 
     #[test]

@@ -28,9 +28,11 @@
 
 pub mod contain;
 pub mod delta;
+pub mod isolate;
 pub mod lines;
 pub mod log;
 pub mod sandbox;
+pub mod spawner;
 
 use std::collections::{BTreeSet, VecDeque};
 use std::io::Write;
@@ -147,13 +149,15 @@ impl BotProcess {
         sandbox.apply(&mut command);
         let contain = Containment::new(sandbox);
         contain.apply(&mut command);
+        isolate::apply(&mut command);
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if log.keeps() { Stdio::piped() } else { Stdio::null() })
             .process_group(0);
-        let mut child = command.spawn().map_err(|e| {
-            let message = format!("{what}: cannot start {:?}: {e}", command.get_program());
+        let program = command.get_program().to_owned();
+        let mut child = spawner::spawn(command).map_err(|e| {
+            let message = format!("{what}: cannot start {program:?}: {e}");
             log.note(&message);
             BotError(message)
         })?;

@@ -97,21 +97,41 @@ fn runs(pid: &str) -> bool {
 
 #[test]
 fn every_process_of_the_group_is_gone_when_the_bot_is_dropped() {
-    // The shell runs a child (it does not exec a compound command) and
-    // tells its pid; the child ignores SIGTERM.
+    // The shell runs a child (it does not exec a compound command) that
+    // ignores SIGTERM; the child's command line holds a mark (process ids
+    // inside the bot's namespace mean nothing to the host).
+    let mark = format!("lc-group-gone-{}", std::process::id());
     let mut process = BotProcess::spawn(
-        shell("(trap '' TERM; sleep 30) & echo $!; wait"),
+        shell(&format!("sh -c 'trap \"\" TERM; sleep 30' {mark} & echo started; wait")),
         &Sandbox::default(),
         ANSWER_LINE_CAP,
         BotLog::discard(),
         "test bot",
     )
     .unwrap();
-    let Next::Line(pid, _) = process.next_line(Instant::now() + Duration::from_secs(5)) else { panic!("no pid") };
-    let pid = String::from_utf8(pid).unwrap();
-    assert!(runs(&pid));
+    let Next::Line(said, _) = process.next_line(Instant::now() + Duration::from_secs(5)) else { panic!("no line") };
+    assert_eq!(said, b"started");
+    let until = Instant::now() + Duration::from_secs(5);
+    while marked(&mark).is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(!marked(&mark).is_empty(), "the child did not start");
     drop(process);
-    assert!(!runs(&pid), "the child {pid} outlived its bot");
+    assert!(marked(&mark).is_empty(), "the child {:?} outlived its bot", marked(&mark));
+}
+
+/// The running processes (not zombies) whose command line holds `mark`.
+fn marked(mark: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|pid| {
+            runs(pid)
+                && std::fs::read(format!("/proc/{pid}/cmdline"))
+                    .is_ok_and(|c| String::from_utf8_lossy(&c).contains(mark))
+        })
+        .collect()
 }
 
 #[test]

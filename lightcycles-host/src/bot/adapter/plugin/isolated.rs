@@ -118,6 +118,7 @@ fn check(program: &Path, path: &Path, sandbox: &Sandbox) -> Result<Option<String
     let mut command = Command::new(program);
     command.arg(SUBCOMMAND).arg("--check").arg(path).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     sandbox.apply(&mut command);
+    crate::bot::process::isolate::apply(&mut command);
     let mut child =
         command.spawn().map_err(|e| format!("cannot start {} to load the plugin: {e}", program.display()))?;
     let stdout = child.stdout.take();
