@@ -411,6 +411,19 @@ fn soak_chaos_and_hostile_plugins_with_kills_and_resumes() {
     let mut bots = vec!["builtin:floodfill".to_string(), "builtin:wallhug".into(), "builtin:random".into()];
     let honest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/jsonlines-bot/bot.py");
     bots.push(format!("honest=cmd:python3 {} {m}", honest.display()));
+    // A CodeClash bot, honest, and two that attack the others (they freeze
+    // every process they can name, and write into every stdout they can
+    // open), each in a folder named by the marker.
+    let trust = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/trust");
+    for (name, source) in [
+        ("pyhonest", Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/python-bot/main.py")),
+        ("stopper", trust.join("stopper.py")),
+        ("forger", trust.join("forger.py")),
+    ] {
+        let file = own.join(format!("{name}.py"));
+        std::fs::copy(source, &file).unwrap();
+        bots.push(format!("{name}={}", file.display()));
+    }
     for (name, interpreter, file) in [
         ("spin", "sh", "spin.sh"),
         ("fork_bomb", "sh", "fork_bomb.sh"),
@@ -493,7 +506,7 @@ fn soak_chaos_and_hostile_plugins_with_kills_and_resumes() {
     assert!(report.exists());
     // The honest bots lose no move to the others: not a timeout, not a
     // crash, not an invalid line, in any game.
-    let honest = ["floodfill", "wallhug", "random", "honest"];
+    let honest = ["floodfill", "wallhug", "random", "honest", "pyhonest"];
     let mut honest_seats = 0;
     for line in text.lines().skip(1) {
         let game: Value = serde_json::from_str(line).unwrap();

@@ -17,6 +17,7 @@
 
 mod config;
 mod convert;
+mod deadline;
 mod game;
 mod play;
 mod replay;
@@ -43,5 +44,6 @@ fn _lightcycles(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tournament::check_bots, m)?)?;
     m.add("ReplayMismatch", m.py().get_type::<replay::ReplayMismatch>())?;
     m.add("GameOver", m.py().get_type::<game::GameOver>())?;
+    m.add("CallableTimeout", m.py().get_type::<deadline::CallableTimeout>())?;
     Ok(())
 }

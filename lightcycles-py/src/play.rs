@@ -4,6 +4,7 @@
 //! `get_move(obs) -> str`, called with the host's time limit.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::config::{value_error, PyConfig};
 use crate::convert;
+use crate::deadline;
 
 /// A Python callable as a bot: made per game and seat, called once per
 /// tick with the observation dict.
@@ -106,13 +108,20 @@ impl Bot for CallableBot {
                 Err(_) => return Reply::Crash,
             };
             let start = Instant::now();
+            let armed = deadline::arm(py, start + limit);
             let answer = self.func.call1(py, (obs,));
+            armed.disarm(py);
             let late = start.elapsed() > limit;
             match answer {
+                Err(e) if e.is_instance_of::<deadline::CallableTimeout>(py) => Reply::Timeout,
+                // Any other exception, SystemExit and KeyboardInterrupt too
+                // (the callable runs off the main thread: a Ctrl-C never
+                // lands in it), is a crash. Shown, never acted on:
+                // `PyErr_Print` would exit the process on SystemExit.
                 Err(e) => {
                     if !self.reported {
                         self.reported = true;
-                        e.print(py);
+                        e.display(py);
                     }
                     Reply::Crash
                 }
@@ -323,22 +332,54 @@ impl PlayResult {
     }
 }
 
-/// Runs `play` on the host with the GIL released; a Ctrl-C between games
-/// stops it and raises KeyboardInterrupt.
-fn interruptible<T: Send>(py: Python<'_>, f: impl FnOnce() -> Result<T, RunError> + Send) -> PyResult<T> {
-    let result = py.detach(f);
+/// Runs `f` (a run of games) on a thread of its own with the GIL released,
+/// while this thread, the caller's, looks for signals every few
+/// milliseconds: a Ctrl-C stops the run at the next finished game
+/// ([`check_signals`]) and raises KeyboardInterrupt. Callable bots so never
+/// run on the main thread, where Python delivers signals.
+pub(crate) fn interruptible<T: Send, E: Send + std::fmt::Display>(
+    py: Python<'_>,
+    f: impl FnOnce() -> Result<T, E> + Send,
+) -> PyResult<T> {
+    STOP.store(false, Ordering::SeqCst);
+    let mut signalled = None;
+    let result = py.detach(|| {
+        std::thread::scope(|scope| {
+            let worker = scope.spawn(f);
+            while !worker.is_finished() {
+                std::thread::sleep(Duration::from_millis(10));
+                if signalled.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        STOP.store(true, Ordering::SeqCst);
+                        signalled = Some(e);
+                    }
+                }
+            }
+            worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    });
+    if let Some(e) = signalled {
+        return Err(e);
+    }
     match result {
         Ok(t) => Ok(t),
-        Err(RunError::Report(msg)) if msg == INTERRUPTED => Err(PyKeyboardInterrupt::new_err("stopped by Ctrl-C")),
+        Err(_) if STOP.load(Ordering::SeqCst) => Err(PyKeyboardInterrupt::new_err("stopped by Ctrl-C")),
         Err(e) => Err(value_error(e)),
     }
 }
 
 const INTERRUPTED: &str = "interrupted";
 
-/// Whether Python has a signal to handle (Ctrl-C): checked between games.
+/// Set when the caller's thread saw a signal during a run.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Whether the run is to stop (a Ctrl-C): checked between games.
 pub(crate) fn check_signals() -> Result<(), RunError> {
-    Python::attach(|py| py.check_signals()).map_err(|_| RunError::Report(INTERRUPTED.to_string()))
+    if STOP.load(Ordering::SeqCst) {
+        Err(RunError::Report(INTERRUPTED.to_string()))
+    } else {
+        Ok(())
+    }
 }
 
 /// Plays ROUNDS seeded games between the bots, as `lightcycles play` does:

@@ -135,7 +135,7 @@ pub fn tournament<'py>(
         league: None,
         pin_cpus: false,
     };
-    let report = py.detach(|| host_tournament::run::<FastGame>(&t)).map_err(value_error)?;
+    let report = crate::play::interruptible(py, || host_tournament::run::<FastGame>(&t))?;
     report_dict(py, &report)
 }
 

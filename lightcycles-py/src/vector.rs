@@ -9,7 +9,7 @@ use lightcycles_core::rng::game_seed;
 use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Map, EMPTY, ROCK};
 use numpy::ndarray::{Array2, Array3, Axis};
 use numpy::{IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -98,6 +98,10 @@ fn borrowed(e: numpy::BorrowError) -> PyErr {
     PyValueError::new_err(format!("an observation array cannot be written: {e}"))
 }
 
+/// The most envs one VectorEnv holds (each is a game, a map and its rows
+/// of the arrays).
+const MAX_ENVS: usize = 1 << 20;
+
 #[pymethods]
 impl PyVectorEnv {
     #[new]
@@ -106,9 +110,23 @@ impl PyVectorEnv {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs is at least 1"));
         }
+        if num_envs > MAX_ENVS {
+            return Err(PyValueError::new_err(format!("num_envs is at most {MAX_ENVS}, not {num_envs}")));
+        }
         let config = PyConfig::or_default(config);
         let (w, h, n) = (config.width as usize, config.height as usize, config.players as usize);
         let first = FastGame::seeded(&config, seed).map_err(value_error)?;
+        // What the envs take, asked of the allocator before anything is
+        // made: a size it cannot give is a MemoryError, never an abort.
+        let bytes = num_envs.saturating_mul(2 * std::mem::size_of::<FastGame>() + w * h * 4 + n * 16);
+        let mut probe: Vec<u8> = Vec::new();
+        probe.try_reserve_exact(bytes).map_err(|_| {
+            PyMemoryError::new_err(format!(
+                "{num_envs} envs of {w} x {h} need about {} MiB, more than can be had",
+                bytes >> 20
+            ))
+        })?;
+        drop(probe);
         let mut env = PyVectorEnv {
             config,
             games: vec![first; num_envs],

@@ -200,3 +200,63 @@ def test_a_native_plugin_plays_in_process_or_isolated(tmp_path, monkeypatch):
     monkeypatch.setenv("LIGHTCYCLES_PLUGIN_HOST", str(host))
     isolated = lc.play([str(plugin), "builtin:random"], rounds=2, isolate=True)
     assert [(g.winner, g.ticks) for g in isolated.games] == [(g.winner, g.ticks) for g in result.games]
+
+
+def test_a_callable_that_never_returns_is_a_timeout_and_the_run_goes_on():
+    def spin(obs):
+        while True:
+            pass
+
+    started = time.perf_counter()
+    result = lc.play([spin, "builtin:straight"], rounds=2, time_first_ms=100, time_ms=20)
+    assert len(result.games) == 2
+    for game in result.games:
+        assert game.faults[0]["timeout"] >= 1 and game.faults[0]["crash"] == 0
+    assert time.perf_counter() - started < 60
+
+
+def test_a_callable_that_catches_exception_still_times_out():
+    def stubborn(obs):
+        while True:
+            try:
+                while True:
+                    pass
+            except Exception:
+                pass
+
+    result = lc.play([stubborn, "builtin:straight"], rounds=1, time_first_ms=100, time_ms=20)
+    assert result.games[0].faults[0]["timeout"] >= 1
+
+
+@pytest.mark.parametrize("raised", [SystemExit(3), KeyboardInterrupt(), GeneratorExit()])
+def test_a_base_exception_in_a_callable_is_a_crash_of_that_bot(raised):
+    def leaving(obs):
+        raise raised
+
+    result = lc.play([leaving, "builtin:straight"], rounds=2)
+    assert [g.faults[0]["crash"] >= 1 for g in result.games] == [True, True]
+    # The interpreter is still here, and the next run plays.
+    assert len(lc.play(["builtin:random", "builtin:straight"], rounds=1).games) == 1
+
+
+def test_a_late_timeout_never_reaches_the_next_call():
+    calls = []
+
+    def quick(obs):
+        calls.append(obs["tick"])
+        return obs["players"][obs["you"]]["dir"]
+
+    lc.play([quick, "builtin:straight"], rounds=3, time_ms=1)
+    result = lc.play([quick, "builtin:straight"], rounds=3)
+    assert all(g.faults[0]["timeout"] == 0 and g.faults[0]["crash"] == 0 for g in result.games)
+
+
+def test_sizes_that_cannot_be_had_raise_instead_of_aborting():
+    with pytest.raises(ValueError, match="num_envs is at most"):
+        lc.VectorEnv(10**9, lc.Config(width=8, height=8))
+    with pytest.raises((ValueError, OverflowError)):
+        lc.VectorEnv(2**70)
+    import lightcycles.env
+
+    with pytest.raises(ValueError, match="num_envs is at most"):
+        lightcycles.env.VectorEnv(10**9, width=8, height=8)

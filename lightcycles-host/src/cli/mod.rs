@@ -121,6 +121,16 @@ pub fn main() -> ExitCode {
         // A process that outlives the host, even one killed with SIGKILL,
         // is killed by the guard.
         crate::bot::process::contain::start_guard();
+        // No process of the host's user but root may trace the host or open
+        // its descriptors (/proc/PID/fd): a second wall, behind the bots'
+        // namespaces, around the host's stdout and stderr.
+        let _ = rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable);
+        if let Err(why) = crate::bot::process::isolate::status() {
+            eprintln!(
+                "warning: bot processes run without namespaces of their own ({why}): a bot can signal, trace \
+                 and open the descriptors of the other bots; see docs/untrusted-bots.md"
+            );
+        }
     }
     let stdout = std::io::stdout();
     let result = execute(cli, &mut stdout.lock());

@@ -21,8 +21,13 @@ use crate::view::scene::{MapOrigin, Scene};
 /// Runs `play`.
 pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
-    // Every place this run writes to is checked before the first game.
+    // Every place this run writes to is checked before the first game,
+    // against what it reads.
     if let Some(dir) = &args.output {
+        let inputs = super::tournament::input_files(&args.bots, args.board.map.as_deref(), &[]);
+        let mut places: Vec<output::Place<'_>> = inputs.iter().map(|(flag, p)| output::Place::Reads(flag, p)).collect();
+        places.push(output::Place::Games("-o", dir));
+        output::check_collisions(&places).map_err(bad_input)?;
         output::prepare_dir(dir, "-o").map_err(bad_input)?;
     }
     if let Some(dir) = &log_dir {

@@ -3,6 +3,7 @@
 //! (`--shard`), and the shards merged (`tournament merge`).
 
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 use lightcycles_core::FastGame;
 
@@ -28,7 +29,14 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
     }
     let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
     // Every place this run writes to is checked before the first game (the
-    // results file is made before it, by the tournament).
+    // results file is made before it, by the tournament), against the
+    // others and against what it reads.
+    let inputs = input_files(&args.bots, args.board.map.as_deref(), &args.maps);
+    let mut places: Vec<output::Place<'_>> = inputs.iter().map(|(flag, p)| output::Place::Reads(flag, p)).collect();
+    places.extend(args.output.as_deref().map(|d| output::Place::Games("-o", d)));
+    places.extend(args.results.as_deref().map(|p| output::Place::Writes("--results", p)));
+    places.extend(args.report.as_deref().map(|p| output::Place::Writes("--report", p)));
+    output::check_collisions(&places).map_err(bad_input)?;
     if let Some(dir) = &args.output {
         output::prepare_dir(dir, "-o").map_err(bad_input)?;
     }
@@ -184,6 +192,10 @@ fn board_flags(board: &BoardArgs, pool: bool) -> Vec<String> {
 /// Runs `tournament merge`: every check first, then the merged file, the
 /// report file and the table.
 fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let mut places: Vec<output::Place<'_>> = args.shards.iter().map(|p| output::Place::Reads("shard", p)).collect();
+    places.push(output::Place::Writes("-o", &args.output));
+    places.extend(args.report.as_deref().map(|p| output::Place::Writes("--report", p)));
+    output::check_collisions(&places).map_err(bad_input)?;
     output::check_file(&args.output, "-o").map_err(bad_input)?;
     if let Some(path) = &args.report {
         output::check_file(path, "--report").map_err(bad_input)?;
@@ -206,4 +218,22 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<(), Failure> {
             .map_err(|e| bad_input(format!("--report {}: cannot write: {e}", path.display())))?;
     }
     write_out(out, &report.to_table()).map_err(stdout_failure)
+}
+
+/// The files a run reads, by flag: the bots given as files (`PATH.py`,
+/// `NAME=PATH`, a plugin), `--map` and the files of `--maps`.
+pub(crate) fn input_files(bots: &[String], map: Option<&Path>, maps: &[String]) -> Vec<(&'static str, PathBuf)> {
+    let mut files = Vec::new();
+    for bot in bots {
+        let form = bot.split_once('=').filter(|(name, _)| !name.contains(':')).map_or(bot.as_str(), |(_, f)| f);
+        let path = Path::new(form);
+        if path.is_file() {
+            files.push(("a bot", path.to_path_buf()));
+        } else if path.join("main.py").is_file() {
+            files.push(("a bot", path.join("main.py")));
+        }
+    }
+    files.extend(map.map(|m| ("--map", m.to_path_buf())));
+    files.extend(maps.iter().map(Path::new).filter(|p| p.is_file()).map(|p| ("--maps", p.to_path_buf())));
+    files
 }

@@ -19,6 +19,10 @@ pub(crate) fn run(args: &ViewArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let page = view::html::render(&entries);
     let output = args.output.clone().unwrap_or_else(|| default_output(&args.files));
+    let mut places: Vec<crate::io::output::Place<'_>> =
+        args.files.iter().map(|p| crate::io::output::Place::Reads("replay", p)).collect();
+    places.push(crate::io::output::Place::Writes("-o", &output));
+    crate::io::output::check_collisions(&places).map_err(bad_input)?;
     let shown = output.display();
     whole_file::write(&output, page.as_bytes()).map_err(|e| bad_input(format!("-o {shown}: cannot write: {e}")))?;
     let count = if replays.len() == 1 { "1 replay".to_string() } else { format!("{} replays", replays.len()) };

@@ -94,13 +94,17 @@ impl Timeouts {
                         // Half again the slowest answer, rounded up to 10 ms.
                         (ms * 3 / 2).div_ceil(10) * 10
                     }
-                    Some(slowest) => {
-                        let _ = write!(note, ", its slowest answer in time took {} ms)", slowest.as_millis());
-                        limit_ms * 2
-                    }
-                    None => {
-                        note.push(')');
-                        limit_ms * 2
+                    // No answer ever came late: each timeout was a tick with
+                    // no answer at all, a stall, which more time does not mend
+                    // (the answers that came were all in time).
+                    _ => {
+                        let _ = write!(
+                            note,
+                            "): it never answered late, so each was a tick with no answer at all. It stalled \
+                             (stuck, stopped, or waiting for something) rather than answered slowly; its log \
+                             (-o DIR, in DIR/logs) may say why."
+                        );
+                        return note;
                     }
                 };
                 let _ = write!(note, ". If it is slow rather than stuck, give it more time (--time-ms {more})");
@@ -260,6 +264,22 @@ mod tests {
         let mut t = Timeouts::new(2);
         t.add(&summary(vec![0, 1], &["a", "b"], won_by(1, 30), vec![few, FaultCounts::default()]));
         assert!(t.advice(&names, Duration::from_millis(50), 1).is_empty(), "a few timeouts are not explained");
+    }
+
+    #[test]
+    fn timeouts_with_no_late_answer_are_called_a_stall_not_slowness() {
+        let stalled = FaultCounts { timeout: 26, ..FaultCounts::default() };
+        let names = ["a".to_string(), "b".to_string()];
+        for slowest in [Some(Duration::from_millis(3)), None] {
+            let mut s = summary(vec![0, 1], &["a", "b"], won_by(1, 40), vec![stalled, FaultCounts::default()]);
+            s.slowest = vec![slowest, None];
+            let mut t = Timeouts::new(2);
+            t.add(&s);
+            let advice = t.advice(&names, Duration::from_millis(50), 2);
+            assert_eq!(advice.len(), 1);
+            assert!(advice[0].starts_with("note: a timed out 26 times in 1 game (limit 50 ms): it never answered late"));
+            assert!(advice[0].contains("It stalled") && !advice[0].contains("--time-ms"), "{}", advice[0]);
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use lightcycles_core::{Config, FaultPolicy};
 
-use super::results::{HeaderMap, HeaderMaps};
+use super::results::{HeaderMap, HeaderMaps, POOL_INLINE};
 use super::schedule::MapOrder;
 use crate::game::match_loop::MapFile;
 use crate::game::run::GameOptions;
@@ -165,14 +165,19 @@ impl MapPool {
     }
 
     /// The pool as the results header records it.
+    /// A pool whose files hold more than [`POOL_INLINE`] bytes of text is
+    /// recorded by name and SHA-256, not text.
     pub fn header(&self) -> HeaderMaps {
+        let text: usize = self.maps.iter().filter_map(|m| m.map_file.as_ref()).map(|f| f.text.len()).sum();
+        let inline = text <= POOL_INLINE;
         HeaderMaps {
             maps: self
                 .maps
                 .iter()
                 .map(|m| HeaderMap {
                     name: m.name.clone(),
-                    text: m.map_file.as_ref().map(|f| f.text.clone()),
+                    text: m.map_file.as_ref().filter(|_| inline).map(|f| f.text.clone()),
+                    sha256: m.map_file.as_ref().filter(|_| !inline).map(|f| sha256_hex(&f.text)),
                     generated: m.map_file.is_none().then_some([m.config.width, m.config.height, m.config.rock_density]),
                 })
                 .collect(),
@@ -228,6 +233,12 @@ pub fn parse_sizes(text: &str) -> Result<Vec<(u32, u32)>, String> {
         .collect()
 }
 
+/// The SHA-256 of `text`, in lower-case hex.
+fn sha256_hex(text: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,6 +262,11 @@ mod tests {
             }
         }
         false
+    }
+
+    #[test]
+    fn a_map_hash_is_the_sha256_of_its_text() {
+        assert_eq!(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     }
 
     #[test]

@@ -56,13 +56,25 @@ pub struct HeaderMap {
     /// Its name: `builtin:NAME`, a file's path, or `WxH@D` for a generated
     /// board.
     pub name: String,
-    /// The text of its 2010 map file; `None` for a generated board.
+    /// The text of its 2010 map file; `None` for a generated board, and for
+    /// a map of a pool too large to hold inline ([`POOL_INLINE`]), which has
+    /// its `sha256` instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// The SHA-256 of the map file's text, in hex, where `text` is left out
+    /// for the size of the pool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
     /// For a generated board: its width, height and rock density.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generated: Option<[u32; 3]>,
 }
+
+/// The most map text a header holds inline: a pool whose files hold more
+/// is recorded by file name and content hash, so that the header line stays
+/// far below what a results line may hold ([`input::RESULTS_LINE`]) and the
+/// file stays resumable whatever the pool.
+pub const POOL_INLINE: usize = 64 * 1024;
 
 /// The map pool of the header: the maps and the order rounds take them in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -342,6 +354,24 @@ pub enum ResultsError {
         /// What differs, field by field.
         differences: String,
     },
+    /// Another process has the file open for writing.
+    #[error("--results {}: {holder} is writing this file; wait until it ends, or name another file", path.display())]
+    Busy {
+        /// The file.
+        path: PathBuf,
+        /// The other process, as far as it can be told.
+        holder: String,
+    },
+    /// The header would be longer than a results line may be.
+    #[error("--results {}: the tournament's header would be {size}, more than a results line may hold ({max}); use fewer or smaller maps", path.display())]
+    HeaderTooLong {
+        /// The file.
+        path: PathBuf,
+        /// The header's size.
+        size: String,
+        /// The most a line may hold.
+        max: String,
+    },
     /// A line that is not what it should be.
     #[error("--results {}: line {line}: {problem}", path.display())]
     Damaged {
@@ -367,19 +397,25 @@ impl ResultsFile {
     /// anything but a regular file (a FIFO would block the host).
     pub fn create(path: &Path, header: &Header) -> Result<ResultsFile, ResultsError> {
         let io = |source| ResultsError::Io { path: path.to_path_buf(), source };
+        let header_line = header_line(path, header)?;
         if let Ok(meta) = std::fs::metadata(path) {
             if !meta.is_file() {
                 let source =
                     input::open_regular(path, false).err().unwrap_or(InputError::NotAFile { kind: "not a file" });
                 return Err(ResultsError::Input { path: path.to_path_buf(), source });
             }
-            if meta.len() > 0 {
-                return Err(ResultsError::Exists { path: path.to_path_buf() });
-            }
         }
-        let file = OpenOptions::new().create(true).write(true).truncate(true).open(path).map_err(io)?;
+        // Not truncated on open: only once this run holds the lock, and only
+        // when the file is empty, so another run's games are never lost.
+        #[allow(clippy::suspicious_open_options)]
+        let file = OpenOptions::new().create(true).read(true).write(true).open(path).map_err(io)?;
+        lock(path, &file)?;
+        if file.metadata().map_err(io)?.len() > 0 {
+            return Err(ResultsError::Exists { path: path.to_path_buf() });
+        }
         let mut results = ResultsFile { path: path.to_path_buf(), file };
-        results.write_line(&serde_json::to_string(header).expect("a header serializes"))?;
+        results.append_only()?;
+        results.write_line(header_line.trim_end())?;
         Ok(results)
     }
 
@@ -401,7 +437,8 @@ impl ResultsFile {
             }
             Err(source) => return Err(ResultsError::Input { path: path.to_path_buf(), source }),
         };
-        let header_line = serde_json::to_string(header).expect("a header serializes") + "\n";
+        let header_line = header_line(path, header)?;
+        lock(path, &file)?;
         let scanned = scan(
             path,
             &file,
@@ -424,6 +461,7 @@ impl ResultsFile {
         let mut results = ResultsFile { path: path.to_path_buf(), file };
         results.file.set_len(complete_len).map_err(io)?;
         results.file.seek(SeekFrom::End(0)).map_err(io)?;
+        results.append_only()?;
         if line_no == 0 {
             results.write_line(header_line.trim_end())?;
         }
@@ -435,6 +473,15 @@ impl ResultsFile {
         self.write_line(&serde_json::to_string(game).expect("a game line serializes"))
     }
 
+    /// Every later write goes to the end of the file (`O_APPEND`), whatever
+    /// else has the file open.
+    fn append_only(&mut self) -> Result<(), ResultsError> {
+        use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
+        fcntl_getfl(&self.file)
+            .and_then(|flags| fcntl_setfl(&self.file, flags | OFlags::APPEND))
+            .map_err(|e| ResultsError::Io { path: self.path.clone(), source: e.into() })
+    }
+
     fn write_line(&mut self, json: &str) -> Result<(), ResultsError> {
         let mut line = String::with_capacity(json.len() + 1);
         line.push_str(json);
@@ -444,6 +491,54 @@ impl ResultsFile {
             .and_then(|()| self.file.flush())
             .map_err(|source| ResultsError::Io { path: self.path.clone(), source })
     }
+}
+
+/// The header's line, newline included, checked to be readable back.
+fn header_line(path: &Path, header: &Header) -> Result<String, ResultsError> {
+    let line = serde_json::to_string(header).expect("a header serializes") + "\n";
+    let max = input::RESULTS_LINE.max_bytes;
+    if line.len() as u64 > max {
+        return Err(ResultsError::HeaderTooLong {
+            path: path.to_path_buf(),
+            size: input::size_text(line.len() as u64),
+            max: input::size_text(max),
+        });
+    }
+    Ok(line)
+}
+
+/// Takes the results file's lock (`flock`, exclusive), held as long as the
+/// file is open: a second run on the same file is refused at once, naming
+/// the process that holds it where `/proc/locks` tells.
+fn lock(path: &Path, file: &File) -> Result<(), ResultsError> {
+    use std::os::unix::fs::MetadataExt;
+    match rustix::fs::flock(file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => return Ok(()),
+        Err(e) if e == rustix::io::Errno::WOULDBLOCK => {}
+        Err(e) => return Err(ResultsError::Io { path: path.to_path_buf(), source: e.into() }),
+    }
+    let holder = file
+        .metadata()
+        .ok()
+        .and_then(|meta| lock_holder(meta.dev(), meta.ino()))
+        .map(|(pid, name)| format!("another process (pid {pid}, {name})"))
+        .unwrap_or_else(|| "another process".to_string());
+    Err(ResultsError::Busy { path: path.to_path_buf(), holder })
+}
+
+/// The process holding a `flock` on the file `dev`/`ino`, and its name.
+fn lock_holder(dev: u64, ino: u64) -> Option<(u32, String)> {
+    let locks = std::fs::read_to_string("/proc/locks").ok()?;
+    // "1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF"
+    let (major, minor) = (libc::major(dev), libc::minor(dev));
+    let wanted = format!("{major:02x}:{minor:02x}:{ino}");
+    let pid = locks.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        (fields.get(1) == Some(&"FLOCK") && fields.get(5) == Some(&wanted.as_str()))
+            .then(|| fields.get(4)?.parse::<u32>().ok())?
+    })?;
+    let name = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+    Some((pid, crate::io::untrusted::terminal_text(name.trim())))
 }
 
 /// What [`scan`] found: the length of the complete lines, how many there

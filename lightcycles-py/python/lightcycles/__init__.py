@@ -10,6 +10,7 @@ Ray cluster. The rules are those of docs/RULES.md in the repository.
 """
 
 from lightcycles._lightcycles import (
+    CallableTimeout,
     Config,
     Game,
     GameOver,
@@ -30,6 +31,7 @@ from lightcycles._lightcycles import (
 DIRECTIONS = ("N", "E", "S", "W")
 
 __all__ = [
+    "CallableTimeout",
     "Config",
     "DIRECTIONS",
     "Game",

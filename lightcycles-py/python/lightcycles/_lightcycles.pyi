@@ -19,6 +19,9 @@ class ReplayMismatch(ValueError):
     expected: str
     actual: str
 
+class CallableTimeout(BaseException):
+    """Raised inside a callable bot still running at its deadline."""
+
 class Config:
     def __init__(
         self,

@@ -115,7 +115,8 @@ fn c(text: &str) -> CString {
 impl Prepared {
     fn new() -> Prepared {
         let (uid, gid) = (rustix::process::getuid().as_raw(), rustix::process::getgid().as_raw());
-        let user = (uid != 0).then(|| (format!("{uid} {uid} 1\n").into_bytes(), format!("{gid} {gid} 1\n").into_bytes()));
+        let user =
+            (uid != 0).then(|| (format!("{uid} {uid} 1\n").into_bytes(), format!("{gid} {gid} 1\n").into_bytes()));
         let last_cap = std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
             .ok()
             .and_then(|t| t.trim().parse().ok())
@@ -148,6 +149,11 @@ impl Prepared {
         // before the fork; the waiter and the init never return.
         unsafe {
             if let Some((uid_map, gid_map)) = &self.user {
+                // A host that made itself not dumpable has /proc/self files
+                // owned by root, which an unprivileged user cannot write its
+                // maps into: this child is dumpable again (it can be named
+                // by no bot, and the bot's `exec` sets it anew).
+                libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0);
                 check(libc::unshare(libc::CLONE_NEWUSER))?;
                 write_file(&p.setgroups, b"deny")?;
                 write_file(&p.uid_map, uid_map)?;
@@ -160,9 +166,16 @@ impl Prepared {
             }
             // The init: PID 1 of the new namespace.
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0);
-            check(libc::mount(std::ptr::null(), p.root.as_ptr(), std::ptr::null(), libc::MS_REC | libc::MS_PRIVATE, std::ptr::null()))?;
+            check(libc::mount(
+                std::ptr::null(),
+                p.root.as_ptr(),
+                std::ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ))?;
             let hidden = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
-            if libc::mount(p.proc_type.as_ptr(), p.proc_.as_ptr(), p.proc_type.as_ptr(), hidden, std::ptr::null()) != 0 {
+            if libc::mount(p.proc_type.as_ptr(), p.proc_.as_ptr(), p.proc_type.as_ptr(), hidden, std::ptr::null()) != 0
+            {
                 // Where a new proc may not be mounted, none at all.
                 cover(p, &p.proc_)?;
             }
@@ -209,7 +222,8 @@ impl Prepared {
             inheritable: u32,
         }
         let mut header = Header { version: 0x2008_0522, pid: 0 };
-        let data = [Data { effective: 0, permitted: 0, inheritable: 0 }, Data { effective: 0, permitted: 0, inheritable: 0 }];
+        let data =
+            [Data { effective: 0, permitted: 0, inheritable: 0 }, Data { effective: 0, permitted: 0, inheritable: 0 }];
         check(libc::syscall(libc::SYS_capset, &mut header as *mut Header, data.as_ptr()) as libc::c_int)?;
         check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
         Ok(())
@@ -364,7 +378,9 @@ mod tests {
             let left = std::fs::read_dir("/proc")
                 .unwrap()
                 .flatten()
-                .filter(|e| std::fs::read(e.path().join("cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(&mark)))
+                .filter(|e| {
+                    std::fs::read(e.path().join("cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(&mark))
+                })
                 .count();
             if left == 0 {
                 break;

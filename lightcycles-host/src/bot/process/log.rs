@@ -34,11 +34,26 @@ impl LogPlace {
     }
 }
 
+/// The most bytes of a bot's name in its log's file name: file names are
+/// limited (255 bytes on most file systems) and the game and seat come too.
+pub const LOG_NAME_MAX: usize = 64;
+
 /// `dir/<game>-<seat>-<name>.log`, with every character of the name that is
-/// not a letter, digit, `_`, `-` or `.` replaced by `_`.
+/// not a letter, digit, `_`, `-` or `.` replaced by `_`; a name longer than
+/// [`LOG_NAME_MAX`] is cut, and ends with `~` and 8 hex digits of a hash of
+/// the whole name, so that two long names stay two files. (The results and
+/// replays keep the whole name.)
 pub fn log_path(dir: &Path, game: u64, seat: usize, name: &str) -> PathBuf {
-    let safe: String =
+    let mut safe: String =
         name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' }).collect();
+    if safe.len() > LOG_NAME_MAX {
+        use sha2::Digest;
+        let hash = sha2::Sha256::digest(name.as_bytes());
+        // Every character is ASCII by now: any byte index is a boundary.
+        safe.truncate(LOG_NAME_MAX - 9);
+        safe.push('~');
+        safe.extend(hash[..4].iter().map(|b| format!("{b:02x}")));
+    }
     dir.join(format!("{game}-{seat}-{safe}.log"))
 }
 
@@ -227,6 +242,18 @@ impl BotLog {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_long_name_makes_a_bounded_file_name_of_its_own() {
+        let dir = std::path::Path::new("logs");
+        let (a, b) = ("x".repeat(252), format!("{}y", "x".repeat(251)));
+        let (pa, pb) = (super::log_path(dir, 12, 1, &a), super::log_path(dir, 12, 1, &b));
+        let name = pa.file_name().unwrap().to_str().unwrap();
+        assert_eq!(name.len(), "12-1-".len() + super::LOG_NAME_MAX + ".log".len(), "{name}");
+        assert!(name.starts_with("12-1-xxxx") && name.contains('~'), "{name}");
+        assert_ne!(pa, pb, "two long names, two files");
+        assert_eq!(super::log_path(dir, 0, 0, "a b"), dir.join("0-0-a_b.log"));
+    }
+
     use super::*;
 
     #[test]

@@ -68,6 +68,9 @@ fn games_written_are_read_back_in_order() {
     // A resumed file appends after what it holds.
     let mut file = ResultsFile::resume(&path, &header(3), |_| Ok(())).unwrap();
     file.append(&line(3)).unwrap();
+    // One writer at a time: read back once the writer is done.
+    assert!(matches!(read_back(&path, &header(3)), Err(ResultsError::Busy { .. })));
+    drop(file);
     assert_eq!(read_back(&path, &header(3)).unwrap().len(), 4);
 }
 
@@ -84,6 +87,7 @@ fn a_half_written_last_line_is_cut_off() {
     let mut file = ResultsFile::resume(&path, &header(3), |_| Ok(())).unwrap();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), whole, "cut back to the last whole line");
     file.append(&line(1)).unwrap();
+    drop(file);
     assert_eq!(read_back(&path, &header(3)).unwrap(), vec![line(0), line(1)]);
 }
 
