@@ -19,6 +19,7 @@ from lightcycles._lightcycles import (
     ReplayMismatch,
     SearchState,
     VectorEnv,
+    __version__,
     check_bots,
     generate_map,
     merge_results,
@@ -46,4 +47,3 @@ __all__ = [
     "play",
     "tournament",
 ]
-__version__ = "0.1.0"
