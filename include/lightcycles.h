@@ -26,6 +26,34 @@
 #include <stdint.h>
 
 /**
+ * The major version of the library this header belongs to.
+ */
+#define LC_VERSION_MAJOR 0
+
+/**
+ * The minor version of the library this header belongs to (before 1.0 a
+ * new minor version may break the ABI, and the SONAME carries it).
+ */
+#define LC_VERSION_MINOR 1
+
+/**
+ * The patch version of the library this header belongs to.
+ */
+#define LC_VERSION_PATCH 0
+
+/**
+ * The version of the library this header belongs to, as a string; the
+ * library loaded says its own with `lc_version()`.
+ */
+#define LC_VERSION "0.1.0"
+
+/**
+ * The version as one number, `major * 1000000 + minor * 1000 + patch`, for
+ * `#if`; the library loaded says its own with `lc_version_number()`.
+ */
+#define LC_VERSION_NUMBER 1000
+
+/**
  * The version of this C ABI. It grows when an entry point or a struct
  * changes in a way an older caller would notice.
  */
@@ -852,6 +880,20 @@ enum LcStatus lc_search_state_voronoi(const struct LcSearchState *state,
  * that is not a status. Never null; never free it.
  */
 const char *lc_status_name(int32_t status);
+
+/**
+ * The version of the library actually loaded, as `"MAJOR.MINOR.PATCH"`
+ * (the header's `LC_VERSION`). A static string: never free it.
+ */
+const char *lc_version(void);
+
+/**
+ * The version of the library actually loaded as one number,
+ * `major * 1000000 + minor * 1000 + patch` (the header's
+ * `LC_VERSION_NUMBER`): compare it with the macro to check, at run time,
+ * that the library matches the header.
+ */
+uint32_t lc_version_number(void);
 
 #ifdef __cplusplus
 }  // extern "C"

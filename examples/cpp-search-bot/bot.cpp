@@ -1,5 +1,6 @@
-// A LightCycles bot in C++17 that links the engine through its C ABI and
-// searches: iterative-deepening alpha-beta over simultaneous moves (the bot
+// A LightCycles bot in C++17 that links the engine through its C ABI, on
+// the C++ wrapper lightcycles.hpp (RAII games, errors as exceptions, the
+// plugin as a class deriving from lightcycles::Bot), and searches: iterative-deepening alpha-beta over simultaneous moves (the bot
 // commits to a move, the opponent answers it), a Voronoi evaluation, and a
 // time budget per move.
 //
@@ -11,7 +12,7 @@
 //                    default 40), --verbose (one line per move on stderr).
 // See README.md beside this file for the build commands.
 
-#include <lightcycles.h>
+#include <lightcycles.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -19,11 +20,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace {
+
+namespace lc = lightcycles;
 
 using Clock = std::chrono::steady_clock;
 
@@ -47,50 +52,28 @@ struct Report {
     bool forced = false;  // one move only: no search
 };
 
-LcPlayer player_of(const LcGame *game, uint32_t id) {
-    LcPlayer p{};
-    p.struct_size = sizeof p;
-    lc_game_player(game, id, &p);
-    return p;
-}
-
+// The games of a search are owned by lc::Game: no free, and any failure of
+// the engine is an lc::Error (a bug here; the plugin answers it as a fault).
 class Searcher {
   public:
-    Searcher() = default;
-    Searcher(const Searcher &) = delete;
-    Searcher &operator=(const Searcher &) = delete;
-    ~Searcher() {
-        for (LcGame *g : stack_) lc_game_free(g);
-        lc_game_free(root_);
-    }
-
     // Chooses a move for the observed state within `budget_ms`.
-    Report choose(const LcObservation *obs, double budget_ms) {
+    Report choose(const LcObservation &obs, double budget_ms) {
         Report report;
         const auto start = Clock::now();
         deadline_ = start + std::chrono::microseconds(static_cast<long>(budget_ms * 1000.0));
-        LcGame *root = nullptr;
-        if (lc_game_from_observation(obs, LC_FAULT_POLICY_STRAIGHT, &root) != LC_STATUS_OK) {
-            std::fprintf(stderr, "cpp-search-bot: %s\n", lc_last_error());
-            return report;
-        }
-        if (root_ != nullptr && !same_shape(root, root_)) {
-            for (LcGame *g : stack_) lc_game_free(g);
-            stack_.clear();
-        }
-        lc_game_free(root_);
-        root_ = root;
-        width_ = static_cast<int>(obs->width);
-        height_ = static_cast<int>(obs->height);
-        players_ = obs->num_players;
-        me_ = obs->you;
-        opponent_ = nearest_opponent(root_);
-        separated_ = true;
-        if (opponent_ >= 0) lc_game_separated(root_, me_, static_cast<uint32_t>(opponent_), &separated_);
+        lc::Game root = lc::Game::from_observation(obs, LC_FAULT_POLICY_STRAIGHT);
+        if (root_ && !same_shape(root, *root_)) stack_.clear();
+        root_ = std::move(root);
+        width_ = static_cast<int>(obs.width);
+        height_ = static_cast<int>(obs.height);
+        players_ = obs.num_players;
+        me_ = obs.you;
+        opponent_ = nearest_opponent(*root_);
+        separated_ = opponent_ < 0 || root_->separated(me_, static_cast<uint32_t>(opponent_));
         nodes_ = 0;
 
         int moves[4];
-        const int n = moves_of(root_, me_, moves);
+        const int n = moves_of(*root_, me_, moves);
         report.move = moves[0];
         if (n == 1 || opponent_ < 0) {
             report.forced = true;  // a forced move, or nobody to play against
@@ -100,7 +83,7 @@ class Searcher {
         for (int depth = 1; depth <= kMaxDepth; depth++) {
             aborted_ = false;
             root_best_ = -1;
-            const int score = max_node(root_, depth, -kInfinity, kInfinity, 0, best_so_far);
+            const int score = max_node(*root_, depth, -kInfinity, kInfinity, 0, best_so_far);
             if (aborted_) break;
             best_so_far = root_best_;
             report.move = root_best_;
@@ -114,22 +97,19 @@ class Searcher {
     }
 
   private:
-    static bool same_shape(const LcGame *a, const LcGame *b) {
-        LcConfig ca{}, cb{};
-        ca.struct_size = cb.struct_size = sizeof(LcConfig);
-        lc_game_config(a, &ca);
-        lc_game_config(b, &cb);
-        return ca.width == cb.width && ca.height == cb.height && ca.players == cb.players;
+    static bool same_shape(const lc::Game &a, const lc::Game &b) {
+        const lc::Config ca = a.config(), cb = b.config();
+        return ca.width() == cb.width() && ca.height() == cb.height() && ca.players() == cb.players();
     }
 
     // The living opponent closest to the bot's head, or -1.
-    int nearest_opponent(const LcGame *game) const {
-        const LcPlayer mine = player_of(game, me_);
+    int nearest_opponent(const lc::Game &game) const {
+        const LcPlayer mine = game.player(me_);
         int best = -1;
         long best_distance = 0;
         for (uint32_t id = 0; id < players_; id++) {
             if (id == me_) continue;
-            const LcPlayer p = player_of(game, id);
+            const LcPlayer p = game.player(id);
             if (!p.alive) continue;
             const long d = std::labs(static_cast<long>(p.x) - mine.x) + std::labs(static_cast<long>(p.y) - mine.y);
             if (best < 0 || d < best_distance) {
@@ -140,16 +120,15 @@ class Searcher {
         return best;
     }
 
-    bool empty(const LcGame *game, int x, int y) const {
+    bool empty(const lc::Game &game, int x, int y) const {
         if (x < 0 || y < 0 || x >= width_ || y >= height_) return false;
-        int8_t value = 0;
-        return lc_game_cell(game, x, y, &value) == LC_STATUS_OK && value == -1;
+        return game.cell(x, y) == -1;
     }
 
     // The moves of `id` that do not hit anything standing: never the
     // reversal into its neck; the current direction when all moves crash.
-    int moves_of(const LcGame *game, uint32_t id, int out[4]) const {
-        const LcPlayer p = player_of(game, id);
+    int moves_of(const lc::Game &game, uint32_t id, int out[4]) const {
+        const LcPlayer p = game.player(id);
         int n = 0;
         for (int d = 0; d < 4; d++) {
             if (p.trail >= 2 && d == static_cast<int>((p.dir + 2) % 4)) continue;
@@ -164,25 +143,17 @@ class Searcher {
         return aborted_;
     }
 
-    LcGame *level(int ply) {
-        while (static_cast<int>(stack_.size()) <= ply) {
-            LcGame *g = nullptr;
-            lc_game_clone(root_, &g);
-            stack_.push_back(g);
-        }
+    lc::Game &level(int ply) {
+        while (static_cast<int>(stack_.size()) <= ply) stack_.push_back(root_->clone());
         return stack_[static_cast<size_t>(ply)];
     }
 
     // The score of a finished game, or of a game the bot is out of.
-    int terminal(const LcGame *game, int ply, bool *is_terminal) const {
+    int terminal(const lc::Game &game, int ply, bool *is_terminal) const {
         *is_terminal = true;
-        const LcPlayer mine = player_of(game, me_);
-        bool over = false;
-        lc_game_is_over(game, &over);
-        if (over) {
-            LcResult r{};
-            r.struct_size = sizeof r;
-            lc_game_result(game, &r);
+        const LcPlayer mine = game.player(me_);
+        if (game.is_over()) {
+            const LcResult r = game.result();
             if (r.winner == static_cast<int32_t>(me_)) return kWin - ply;
             if (r.placements[me_] == 1) return kDraw;
             return -kWin + ply;
@@ -196,15 +167,14 @@ class Searcher {
     // players are apart these are the rooms they have left, and then a cell
     // of room weighs more than any Voronoi edge did: separation only ever
     // stays, so the root decides which scale the whole search uses.
-    int evaluate(const LcGame *game) const {
-        uint32_t counts[LC_MAX_PLAYERS] = {0};
-        lc_game_voronoi(game, counts, LC_MAX_PLAYERS, nullptr, 0);
+    int evaluate(const lc::Game &game) const {
+        const auto counts = game.voronoi();
         const int diff = static_cast<int>(counts[me_]) - static_cast<int>(counts[opponent_]);
         return separated_ ? diff * kSeparatedWeight : diff;
     }
 
     // The bot picks a move; `first` is tried first (the best of the last iteration).
-    int max_node(const LcGame *game, int depth, int alpha, int beta, int ply, int first) {
+    int max_node(const lc::Game &game, int depth, int alpha, int beta, int ply, int first) {
         if (out_of_time()) return 0;
         bool is_terminal = false;
         const int score = terminal(game, ply, &is_terminal);
@@ -248,21 +218,21 @@ class Searcher {
     }
 
     // The opponent answers the bot's move `mine`; then the tick is played.
-    int min_node(const LcGame *game, int mine, int depth, int alpha, int beta, int ply) {
+    int min_node(const lc::Game &game, int mine, int depth, int alpha, int beta, int ply) {
         int theirs[4];
-        const LcPlayer opponent = player_of(game, static_cast<uint32_t>(opponent_));
+        const LcPlayer opponent = game.player(static_cast<uint32_t>(opponent_));
         const int n = opponent.alive ? moves_of(game, static_cast<uint32_t>(opponent_), theirs) : 1;
         if (!opponent.alive) theirs[0] = LC_MOVE_NONE;
         else try_first(theirs, n, killer(killers_theirs_, ply));
-        int codes[LC_MAX_PLAYERS];
+        int32_t codes[LC_MAX_PLAYERS];
         for (uint32_t id = 0; id < players_; id++) codes[id] = LC_MOVE_NONE;
         int best = kInfinity;
         for (int i = 0; i < n; i++) {
-            LcGame *child = level(ply);
-            lc_game_copy_into(game, child);
+            lc::Game &child = level(ply);
+            child.copy_from(game);
             codes[me_] = mine;
             codes[opponent_] = theirs[i];
-            if (lc_game_step(child, codes, players_) != LC_STATUS_OK) continue;
+            child.step(codes, players_);
             const int value = max_node(child, depth - 1, alpha, beta, ply + 1, -1);
             if (aborted_) return 0;
             best = std::min(best, value);
@@ -275,8 +245,10 @@ class Searcher {
         return best;
     }
 
-    LcGame *root_ = nullptr;
-    std::vector<LcGame *> stack_;  // one game per ply, reused with lc_game_copy_into
+    std::optional<lc::Game> root_;
+    // One game per ply, reused with copy_from. A deque: growing it keeps the
+    // games of the plies above (which the recursion holds) where they are.
+    std::deque<lc::Game> stack_;
     std::vector<int> killers_mine_, killers_theirs_;  // by ply: the last move that caused a cutoff
     Clock::time_point deadline_{};
     int width_ = 0, height_ = 0;
@@ -288,77 +260,59 @@ class Searcher {
     bool separated_ = false;  // the bot and its opponent can no longer meet
 };
 
-// A bot for one game: the searcher and its budget.
-struct Bot {
-    Searcher searcher;
-    double default_budget_ms = 40.0;
-    bool verbose = false;
-
-    int choose(const LcObservation *obs) {
-        // Half the host's limit when it says one: the rest is for the host.
-        const double budget = obs->time_limit_ms > 0 ? obs->time_limit_ms * 0.5 : default_budget_ms;
-        const Report r = searcher.choose(obs, budget);
-        if (verbose) {
-            const bool decided = r.score >= kDecided || r.score <= -kDecided;
-            std::fprintf(stderr, "tick %u move %c depth %d plies %d nodes %ld score %d forced %d decided %d\n",
-                         obs->tick, r.move >= 0 ? "NESW"[r.move] : '-', r.depth, 2 * r.depth, r.nodes, r.score,
-                         r.forced ? 1 : 0, decided ? 1 : 0);
-        }
-        return r.move;
-    }
-};
-
 double env_budget(double fallback) {
     const char *text = std::getenv("LC_BOT_TIME_MS");
     return text != nullptr && std::atof(text) > 0 ? std::atof(text) : fallback;
 }
 
+// A bot for one game: the searcher and its budget. As a plugin it is an
+// lc::Bot, made by the host for each game with the first observation.
+class SearchBot : public lc::Bot {
+  public:
+    SearchBot() = default;
+    SearchBot(const LcObservation &first, uint64_t seed) {
+        (void)first;
+        (void)seed;  // the search is deterministic
+        default_budget_ms = env_budget(default_budget_ms);
+        verbose = std::getenv("LC_BOT_VERBOSE") != nullptr;
+    }
+
+    int32_t choose(const LcObservation &obs) override {
+        // Half the host's limit when it says one: the rest is for the host.
+        const double budget = obs.time_limit_ms > 0 ? obs.time_limit_ms * 0.5 : default_budget_ms;
+        const Report r = searcher_.choose(obs, budget);
+        if (verbose) {
+            const bool decided = r.score >= kDecided || r.score <= -kDecided;
+            std::fprintf(stderr, "tick %u move %c depth %d plies %d nodes %ld score %d forced %d decided %d\n",
+                         obs.tick, r.move >= 0 ? "NESW"[r.move] : '-', r.depth, 2 * r.depth, r.nodes, r.score,
+                         r.forced ? 1 : 0, decided ? 1 : 0);
+        }
+        return r.move;
+    }
+
+    double default_budget_ms = 40.0;
+    bool verbose = false;
+
+  private:
+    Searcher searcher_;
+};
+
 }  // namespace
 
 #ifdef LC_BOT_PLUGIN
 
-// ---- The plugin: the table of LcBotV1. No exception leaves these functions.
+// ---- The plugin: lightcycles_bot_v1 and its table, made by the wrapper.
+// An exception out of the search is answered as an invalid move (a fault),
+// a bot that cannot be made as NULL; none crosses the ABI.
 
-extern "C" {
-
-static void *bot_create(const LcObservation *first, uint64_t seed) {
-    (void)first;
-    (void)seed;  // the search is deterministic
-    try {
-        Bot *bot = new Bot();
-        bot->default_budget_ms = env_budget(bot->default_budget_ms);
-        bot->verbose = std::getenv("LC_BOT_VERBOSE") != nullptr;
-        return bot;
-    } catch (...) {
-        return nullptr;
-    }
-}
-
-static int32_t bot_choose(void *bot, const LcObservation *obs) {
-    if (bot == nullptr || obs == nullptr) return LC_MOVE_NONE;
-    try {
-        return static_cast<Bot *>(bot)->choose(obs);
-    } catch (...) {
-        return LC_MOVE_NONE;
-    }
-}
-
-static void bot_destroy(void *bot) { delete static_cast<Bot *>(bot); }
-
-static const LcBotV1 kTable = {
-    sizeof(LcBotV1), LC_BOT_ABI_VERSION, "cpp-search-bot", bot_create, bot_choose, bot_destroy,
-};
-
-__attribute__((visibility("default"))) const LcBotV1 *lightcycles_bot_v1(void) { return &kTable; }
-
-}  // extern "C"
+LIGHTCYCLES_BOT_PLUGIN(SearchBot, "cpp-search-bot")
 
 #else
 
 // ---- The stand-alone program: JSON lines in, one answer line out per line.
 
 int main(int argc, char **argv) {
-    Bot bot;
+    SearchBot bot;
     bot.default_budget_ms = env_budget(bot.default_budget_ms);
     for (int i = 1; i < argc; i++) {
         if (std::strcmp(argv[i], "--time-ms") == 0 && i + 1 < argc) {
@@ -374,13 +328,12 @@ int main(int argc, char **argv) {
     std::string line;
     while (std::getline(std::cin, line)) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        const LcObservation *obs = nullptr;
-        int move = LC_MOVE_NONE;
-        if (lc_observation_from_json(line.data(), line.size(), &obs) == LC_STATUS_OK) {
-            move = bot.choose(obs);
-            lc_observation_free(obs);
-        } else {
-            std::fprintf(stderr, "cpp-search-bot: %s\n", lc_last_error());
+        int32_t move = LC_MOVE_NONE;
+        try {
+            const lc::Observation obs = lc::Observation::from_json(line);
+            move = bot.choose(*obs);
+        } catch (const lc::Error &e) {
+            std::fprintf(stderr, "cpp-search-bot: %s\n", e.what());
         }
         // Exactly one answer per observation; with no move, an empty line
         // (a fault the host records, and the cycle keeps its direction).

@@ -27,6 +27,7 @@ pub mod plugin;
 pub mod search_state;
 pub mod space;
 pub mod status;
+pub mod version;
 
 pub use config::{lc_config_default, LcConfig, LC_FAULT_POLICY_ELIMINATE, LC_FAULT_POLICY_STRAIGHT};
 pub use error::{last_error_message, lc_last_error};
@@ -40,6 +41,7 @@ pub use plugin::{
 };
 pub use search_state::*;
 pub use status::{lc_status_name, LcStatus};
+pub use version::{lc_version, lc_version_number};
 
 /// The version of this C ABI. It grows when an entry point or a struct
 /// changes in a way an older caller would notice.

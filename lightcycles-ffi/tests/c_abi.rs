@@ -47,9 +47,7 @@ fn the_readme_example_links_dynamically() {
     let dir = support::scratch("readme-dynamic");
     let source = dir.join("my_bot.c");
     std::fs::write(&source, readme_example()).unwrap();
-    let lib_dir = dir.join("lib");
-    std::fs::create_dir_all(&lib_dir).unwrap();
-    std::fs::copy(support::shared_library(), lib_dir.join("liblightcycles.so")).unwrap();
+    let lib_dir = support::install_shared_library(&dir.join("lib"));
     let exe = dir.join("my_bot");
     let mut cmd = support::compiler("gcc");
     cmd.args(["-std=c11", "-O2"])

@@ -8,9 +8,39 @@ mod support;
 
 use std::path::Path;
 
+/// The `LC_VERSION*` macros, written from the crate version: cbindgen cannot
+/// evaluate `env!`, and a version bump must make the checked-in header stale.
+fn version_macros() -> String {
+    let define = |doc: &str, name: &str, value: String| format!("\n/**\n{doc} */\n#define {name} {value}\n");
+    [
+        define(" * The major version of the library this header belongs to.\n", "LC_VERSION_MAJOR", env!("CARGO_PKG_VERSION_MAJOR").into()),
+        define(
+            " * The minor version of the library this header belongs to (before 1.0 a\n * new minor version may break the ABI, and the SONAME carries it).\n",
+            "LC_VERSION_MINOR",
+            env!("CARGO_PKG_VERSION_MINOR").into(),
+        ),
+        define(" * The patch version of the library this header belongs to.\n", "LC_VERSION_PATCH", env!("CARGO_PKG_VERSION_PATCH").into()),
+        define(
+            " * The version of the library this header belongs to, as a string; the\n * library loaded says its own with `lc_version()`.\n",
+            "LC_VERSION",
+            format!("\"{}\"", env!("CARGO_PKG_VERSION")),
+        ),
+        define(
+            " * The version as one number, `major * 1000000 + minor * 1000 + patch`, for\n * `#if`; the library loaded says its own with `lc_version_number()`.\n",
+            "LC_VERSION_NUMBER",
+            lightcycles::version::VERSION_NUMBER.to_string(),
+        ),
+    ]
+    .concat()
+    .trim_end()
+    .to_string()
+}
+
 fn generate() -> String {
     let crate_dir = env!("CARGO_MANIFEST_DIR");
-    let config = cbindgen::Config::from_file(Path::new(crate_dir).join("cbindgen.toml")).expect("cbindgen.toml reads");
+    let mut config =
+        cbindgen::Config::from_file(Path::new(crate_dir).join("cbindgen.toml")).expect("cbindgen.toml reads");
+    config.after_includes = Some(version_macros());
     let bindings = cbindgen::Builder::new()
         .with_crate(crate_dir)
         .with_config(config)
@@ -95,6 +125,7 @@ fn compile(compiler: &str, std: &str, ext: &str) {
              LcGame *game = NULL;\n\
              if (lc_game_new(&config, 1, &game) != LC_STATUS_OK) return 1;\n\
              lc_game_free(game);\n\
+             if (lc_version_number() != LC_VERSION_NUMBER || !lc_version()) return 1;\n\
              return lc_abi_version() == LC_ABI_VERSION ? 0 : 1;\n\
          }\n",
     )

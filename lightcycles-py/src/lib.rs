@@ -30,6 +30,9 @@ use pyo3::prelude::*;
 /// The extension module.
 #[pymodule]
 fn _lightcycles(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The crate's version, which maturin also writes into the package
+    // metadata: one version, written once.
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<config::PyConfig>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<replay::PyReplay>()?;

@@ -71,6 +71,8 @@ _Static_assert(offsetof(LcBotV1, create) == 16, "LcBotV1.create");
 
 static void test_versions_and_names(void) {
     CHECK(lc_abi_version() == LC_ABI_VERSION);
+    CHECK(lc_version_number() == LC_VERSION_NUMBER);
+    CHECK(strcmp(lc_version(), LC_VERSION) == 0);
     CHECK(strcmp(lc_status_name(LC_STATUS_OK), "LC_STATUS_OK") == 0);
     CHECK(strcmp(lc_status_name(LC_STATUS_GAME_OVER), "LC_STATUS_GAME_OVER") == 0);
     CHECK(strcmp(lc_status_name(LC_STATUS_PANIC), "LC_STATUS_PANIC") == 0);

@@ -70,6 +70,19 @@ pub fn shared_library() -> PathBuf {
     built_library("liblightcycles.so")
 }
 
+/// The shared library laid out in `dir` as an install lays it out: the file
+/// under its SONAME (what a linked program asks the loader for) and the
+/// `liblightcycles.so` link the linker reads. Returns `dir`.
+pub fn install_shared_library(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let soname = lightcycles::version::SONAME;
+    std::fs::copy(shared_library(), dir.join(soname)).unwrap();
+    let link = dir.join("liblightcycles.so");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(soname, &link).unwrap();
+    dir.to_path_buf()
+}
+
 /// Libraries the static library needs from the system (rustc's
 /// `native-static-libs` for Linux targets).
 pub const NATIVE_LIBS: [&str; 7] = ["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"];

@@ -19,8 +19,11 @@ use crate::bot::{BotContext, BotFactory, Reply, Turn};
 use crate::game::match_loop::Limits;
 use crate::game::run::{self, GameOptions, Rounds};
 
-/// The example bot, built into the binary so the bench runs anywhere.
-const EXAMPLE_BOT: &str = include_str!("../../../examples/python-bot/main.py");
+/// The example bot, built into the binary so the bench runs anywhere: a
+/// copy of `examples/python-bot/main.py` inside the crate, so that the
+/// published crate (and the Python sdist) builds without the repository's
+/// examples; a test keeps the two equal.
+const EXAMPLE_BOT: &str = include_str!("example_bot.py");
 
 /// What was measured.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,6 +121,15 @@ pub fn table(figures: &Result<PythonFigures, String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_built_in_copy_is_the_example_bot() {
+        let example = include_str!("../../../examples/python-bot/main.py");
+        assert!(
+            EXAMPLE_BOT == example,
+            "lightcycles-host/src/bench/example_bot.py differs from examples/python-bot/main.py: copy the example over it"
+        );
+    }
 
     #[test]
     fn the_python_rows_are_measured() {

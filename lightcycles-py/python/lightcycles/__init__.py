@@ -20,6 +20,7 @@ from lightcycles._lightcycles import (
     ReplayMismatch,
     SearchState,
     VectorEnv,
+    __version__,
     check_bots,
     generate_map,
     merge_results,
@@ -48,4 +49,3 @@ __all__ = [
     "play",
     "tournament",
 ]
-__version__ = "0.1.0"

@@ -10,6 +10,9 @@ Move = Union[str, int, None]
 Fault = Optional[str]
 Bot = Union[str, Callable[[Dict[str, Any]], str]]
 
+#: The version of the crate the extension was built from (the package's version).
+__version__: str
+
 class GameOver(RuntimeError): ...
 
 class ReplayMismatch(ValueError):
