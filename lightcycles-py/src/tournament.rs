@@ -93,6 +93,12 @@ pub fn tournament<'py>(
     if resume && results.is_none() {
         return Err(PyValueError::new_err("resume continues a results file: give results=PATH"));
     }
+    {
+        use lightcycles_host::io::output::{check_collisions, Place};
+        let mut places: Vec<Place<'_>> = out_dir.as_deref().map(|d| Place::Games("out_dir", d)).into_iter().collect();
+        places.extend(results.as_deref().map(|p| Place::Writes("results", p)));
+        check_collisions(&places).map_err(PyValueError::new_err)?;
+    }
     let out_dir = made_dir(out_dir)?;
     let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
     let hosting = hosting(isolate.unwrap_or_else(|| std::env::var_os(PLUGIN_HOST_ENV).is_some()));

@@ -260,3 +260,10 @@ def test_sizes_that_cannot_be_had_raise_instead_of_aborting():
 
     with pytest.raises(ValueError, match="num_envs is at most"):
         lightcycles.env.VectorEnv(10**9, width=8, height=8)
+
+
+def test_a_results_file_where_a_replay_goes_is_refused(tmp_path):
+    out = tmp_path / "o"
+    with pytest.raises(ValueError, match="results .* is a game's replay that out_dir"):
+        lc.tournament(["builtin:random", "builtin:straight"], games=2, results=out / "sim_1.json", out_dir=out)
+    assert not out.exists()

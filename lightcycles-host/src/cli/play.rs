@@ -24,7 +24,7 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     // Every place this run writes to is checked before the first game,
     // against what it reads.
     if let Some(dir) = &args.output {
-        let inputs = super::tournament::input_files(&args.bots, args.board.map.as_deref(), &[]);
+        let inputs = output::input_files(&args.bots, args.board.map.as_deref(), &[]);
         let mut places: Vec<output::Place<'_>> = inputs.iter().map(|(flag, p)| output::Place::Reads(flag, p)).collect();
         places.push(output::Place::Games("-o", dir));
         output::check_collisions(&places).map_err(bad_input)?;

@@ -3,7 +3,6 @@
 //! (`--shard`), and the shards merged (`tournament merge`).
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
 
 use lightcycles_core::FastGame;
 
@@ -31,7 +30,7 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
     // Every place this run writes to is checked before the first game (the
     // results file is made before it, by the tournament), against the
     // others and against what it reads.
-    let inputs = input_files(&args.bots, args.board.map.as_deref(), &args.maps);
+    let inputs = output::input_files(&args.bots, args.board.map.as_deref(), &args.maps);
     let mut places: Vec<output::Place<'_>> = inputs.iter().map(|(flag, p)| output::Place::Reads(flag, p)).collect();
     places.extend(args.output.as_deref().map(|d| output::Place::Games("-o", d)));
     places.extend(args.results.as_deref().map(|p| output::Place::Writes("--results", p)));
@@ -218,22 +217,4 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<(), Failure> {
             .map_err(|e| bad_input(format!("--report {}: cannot write: {e}", path.display())))?;
     }
     write_out(out, &report.to_table()).map_err(stdout_failure)
-}
-
-/// The files a run reads, by flag: the bots given as files (`PATH.py`,
-/// `NAME=PATH`, a plugin), `--map` and the files of `--maps`.
-pub(crate) fn input_files(bots: &[String], map: Option<&Path>, maps: &[String]) -> Vec<(&'static str, PathBuf)> {
-    let mut files = Vec::new();
-    for bot in bots {
-        let form = bot.split_once('=').filter(|(name, _)| !name.contains(':')).map_or(bot.as_str(), |(_, f)| f);
-        let path = Path::new(form);
-        if path.is_file() {
-            files.push(("a bot", path.to_path_buf()));
-        } else if path.join("main.py").is_file() {
-            files.push(("a bot", path.join("main.py")));
-        }
-    }
-    files.extend(map.map(|m| ("--map", m.to_path_buf())));
-    files.extend(maps.iter().map(Path::new).filter(|p| p.is_file()).map(|p| ("--maps", p.to_path_buf())));
-    files
 }

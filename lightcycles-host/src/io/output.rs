@@ -70,6 +70,24 @@ pub fn check_collisions(places: &[Place<'_>]) -> Result<(), String> {
     Ok(())
 }
 
+/// The files a run reads, by flag: the bots given as files (`PATH.py`,
+/// `NAME=PATH`, a plugin), `--map` and the files of `--maps`.
+pub fn input_files(bots: &[String], map: Option<&Path>, maps: &[String]) -> Vec<(&'static str, PathBuf)> {
+    let mut files = Vec::new();
+    for bot in bots {
+        let form = bot.split_once('=').filter(|(name, _)| !name.contains(':')).map_or(bot.as_str(), |(_, f)| f);
+        let path = Path::new(form);
+        if path.is_file() {
+            files.push(("a bot", path.to_path_buf()));
+        } else if path.join("main.py").is_file() {
+            files.push(("a bot", path.join("main.py")));
+        }
+    }
+    files.extend(map.map(|m| ("--map", m.to_path_buf())));
+    files.extend(maps.iter().map(Path::new).filter(|p| p.is_file()).map(|p| ("--maps", p.to_path_buf())));
+    files
+}
+
 /// What the games folder `dir` writes at `file`, if it does: a replay
 /// (`sim_<g>.json`) or a bot log (anything under `logs/`).
 fn written_in_games(dir: &Path, file: &Path) -> Option<&'static str> {
