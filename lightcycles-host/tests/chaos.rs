@@ -397,7 +397,8 @@ fn no_bot_process_outlives_a_host_killed_with_sigkill() {
 /// SIGKILL at seeded moments and resumed, again and again. It checks that
 /// no run hangs, no process is left after any kill, and no result is lost
 /// (the resumed results hold every game once). `LC_SOAK_GAMES` games per
-/// pairing (default 20), `LC_SOAK_KILLS` kills (default 6).
+/// pairing (default 20), `LC_SOAK_KILLS` kills (default 6); with
+/// `LC_SOAK_RESULTS=FILE` the results file is kept there.
 ///
 /// `cargo test --release -p lightcycles-host --test chaos soak -- --ignored --nocapture`
 #[test]
@@ -499,6 +500,10 @@ fn soak_chaos_and_hostile_plugins_with_kills_and_resumes() {
         }
     }
     let text = std::fs::read_to_string(&results).unwrap();
+    // `LC_SOAK_RESULTS=FILE` keeps the results file, to compare two soaks.
+    if let Some(keep) = std::env::var_os("LC_SOAK_RESULTS") {
+        std::fs::copy(&results, keep).unwrap();
+    }
     let mut seen: Vec<u64> =
         text.lines().skip(1).map(|l| serde_json::from_str::<Value>(l).unwrap()["game"].as_u64().unwrap()).collect();
     seen.sort_unstable();
