@@ -160,7 +160,7 @@ impl Report {
             beta: s.sprt.beta,
             lower_bound: s.sprt.lower_bound(),
             upper_bound: s.sprt.upper_bound(),
-            model: "pentanomial, logistic Elo, GSPRT approximation",
+            model: s.sprt.model_text(),
             llr: standings.llr().unwrap_or(0.0),
             decision: s.decision,
         });
