@@ -4,7 +4,7 @@
 //! page. This module is the one place where it is escaped: every message
 //! printed to the terminal goes through [`terminal_lines`] (or
 //! [`terminal_text`]), every line written to a bot's log through
-//! [`log_bytes`].
+//! [`log_bytes`], every name put in a page's markup through [`html_text`].
 
 use serde::Serialize;
 
@@ -74,6 +74,26 @@ pub fn clip(s: &str, max: usize) -> String {
     }
     let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
     out.push('…');
+    out
+}
+
+/// `s` as HTML text, safe inside an element or a quoted attribute: `&`,
+/// `<`, `>`, `"` and `'` are written as character references, and unsafe
+/// characters as visible `\u{…}` (as on a terminal), so a name can neither
+/// open markup nor reorder the text around it.
+pub fn html_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if is_unsafe(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
     out
 }
 

@@ -21,6 +21,7 @@
 pub mod league;
 pub mod maps;
 pub mod merge;
+pub mod page;
 pub mod progress;
 pub mod report;
 pub mod results;
