@@ -241,7 +241,7 @@ pub fn build(source: &Source, sprt: Option<Sprt>) -> Result<PageData, String> {
         }
     }
     standings.finish();
-    if history.last().is_none_or(|p| p.games != standings.counted()) {
+    if history.last().map_or(true, |p| p.games != standings.counted()) {
         history.push(point(&standings));
     }
     extras.history = sample(history);
@@ -639,7 +639,7 @@ pub fn render(data: &PageData, source: &Source, links: &[Option<String>], title:
         );
     }
     body.push_str("</tbody></table></section>\n");
-    let _ = write!(body, "<script type=\"application/json\" id=\"lc-report\">{}</script>\n", json_for_script(data));
+    let _ = writeln!(body, "<script type=\"application/json\" id=\"lc-report\">{}</script>", json_for_script(data));
     html::static_page("LightCycles tournament report", STYLE, &body)
 }
 
