@@ -82,6 +82,11 @@ fn check_page(page: &str, report: &Value) {
             assert_eq!(cross[b][a]["wins"], p["losses"]);
         }
     }
+    // The page's own counts of seats and head-to-heads are the report's.
+    assert_eq!(data["extras"]["cross"], report["crosstable"], "the crosstable");
+    for (i, bot) in report["bots"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(data["extras"]["by_seat"][i], bot["by_seat"], "bot {i} by seat");
+    }
     // The history ends where the standings do.
     let history = data["extras"]["history"].as_array().unwrap();
     assert_eq!(history.last().unwrap()["games"], report["games_played"]);
