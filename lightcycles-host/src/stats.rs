@@ -327,7 +327,7 @@ pub enum Hypothesis {
 }
 
 /// The Elo scale the SPRT's `elo0` and `elo1` are on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SprtModel {
     /// Logistic Elo, `score = 1 / (1 + 10^(-elo/400))`.

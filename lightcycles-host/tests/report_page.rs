@@ -120,6 +120,19 @@ fn two_seats_with_an_sprt_and_replays_beside_the_page() {
     assert_eq!(report["sprt"]["model"], "pentanomial, normalized Elo, GSPRT approximation");
     check_page(&page, &report);
     assert!(page.contains(&format!("<span id=\"llr\">{:.2}</span>", report["sprt"]["llr"].as_f64().unwrap())));
+    // The header records the model that is not the default, and a report
+    // whose --sprt names none judges on it.
+    let header: Value =
+        serde_json::from_str(std::fs::read_to_string(&results).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!(header["sprt_model"], "normalized");
+    let inherited = path(dir.path(), "inherited.html");
+    ok(&["tournament", "report", &results, "-o", &inherited, "--sprt", "0,10,0.05,0.05"]);
+    check_page(&std::fs::read_to_string(&inherited).unwrap(), &report);
+    let logistic = path(dir.path(), "logistic.html");
+    ok(&["tournament", "report", &results, "-o", &logistic, "--sprt", "0,10,0.05,0.05,model=logistic"]);
+    let logistic = embedded(&std::fs::read_to_string(&logistic).unwrap());
+    assert_eq!(logistic["report"]["sprt"]["model"], "pentanomial, logistic Elo, GSPRT approximation");
+    assert_ne!(logistic["report"]["sprt"]["llr"], report["sprt"]["llr"]);
     assert!(page.contains("id=\"llr-history\""), "the LLR is drawn");
     // Every game links to its replay in the viewer page beside it.
     for k in 0..12 {
@@ -286,6 +299,8 @@ fn html_on_a_running_tournament_is_the_final_page() {
     args.extend(BOARD);
     let plain = ok(&args);
     check_page(&std::fs::read_to_string(&page).unwrap(), &json(&report));
+    let header = std::fs::read_to_string(&results).unwrap();
+    assert!(!header.lines().next().unwrap().contains("sprt_model"), "no --sprt, nothing recorded");
     // --html needs a results file to read.
     let out = run(&["tournament", "builtin:floodfill", "builtin:straight", "-g", "2", "--html", &page]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
@@ -296,4 +311,24 @@ fn html_on_a_running_tournament_is_the_final_page() {
     args.extend(BOARD);
     let without = ok(&args);
     assert_eq!(plain.stdout, without.stdout);
+}
+
+#[test]
+fn the_default_model_leaves_the_header_as_it_was_and_a_resume_may_change_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, logistic) = (path(dir.path(), "plain.jsonl"), path(dir.path(), "logistic.jsonl"));
+    for (file, sprt) in [(&plain, None), (&logistic, Some("0,10,0.05,0.05"))] {
+        let mut args = vec!["tournament", "builtin:floodfill", "builtin:random", "-g", "4", "--results", file.as_str()];
+        args.extend(sprt.map(|s| ["--sprt", s]).into_iter().flatten());
+        args.extend(BOARD);
+        ok(&args);
+    }
+    let first_line = |f: &str| std::fs::read_to_string(f).unwrap().lines().next().unwrap().to_string();
+    assert_eq!(first_line(&plain), first_line(&logistic), "a logistic --sprt writes the header of a run without one");
+    // The model is not part of what a resume must match.
+    let mut args = vec!["tournament", "builtin:floodfill", "builtin:random", "-g", "8", "--results", &logistic];
+    args.extend(["--resume", "--sprt", "0,10,0.05,0.05,model=normalized"]);
+    args.extend(BOARD);
+    let out = ok(&args);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("normalized Elo"));
 }

@@ -246,14 +246,20 @@ fn report_page(args: &ReportArgs, out: &mut dyn Write) -> Result<(), Failure> {
     output::check_collisions(&places).map_err(bad_input)?;
     output::check_file(&args.output, "-o").map_err(bad_input)?;
     let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| bad_input(e.to_string()))?;
-    write_page(&args.files, &args.output, sprt).map_err(bad_input)?;
+    // An --sprt that names no model judges on the model the run recorded.
+    let inherit = args.sprt.as_deref().is_some_and(|s| !s.contains("model="));
+    write_page(&args.files, &args.output, sprt, inherit).map_err(bad_input)?;
     write_out(out, &format!("{}\n", crate::io::untrusted::terminal_text(&args.output.display().to_string())))
         .map_err(stdout_failure)
 }
 
-/// Reads `files` and writes their page to `page`, whole.
-fn write_page(files: &[PathBuf], page: &Path, sprt: Option<Sprt>) -> Result<(), String> {
+/// Reads `files` and writes their page to `page`, whole; with
+/// `inherit_model`, the SPRT takes the model the results header records.
+fn write_page(files: &[PathBuf], page: &Path, mut sprt: Option<Sprt>, inherit_model: bool) -> Result<(), String> {
     let source = page::load(files)?;
+    if let Some(s) = sprt.as_mut().filter(|_| inherit_model) {
+        s.model = source.header.sprt_model.unwrap_or_default();
+    }
     let data = page::build(&source, sprt)?;
     let links = page::replay_links(&source.games, page);
     let title: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
@@ -283,7 +289,7 @@ impl LivePage {
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(LIVE_PAGE_EVERY) {
                 // A file not made yet, or a page that cannot be written now,
                 // is tried again; the last page's errors are reported.
-                let _ = write_page(std::slice::from_ref(&r), &p, sprt);
+                let _ = write_page(std::slice::from_ref(&r), &p, sprt, false);
             }
         });
         LivePage { stop, thread, page, results, sprt }
@@ -295,7 +301,8 @@ impl LivePage {
         if !self.results.exists() {
             return Ok(());
         }
-        write_page(std::slice::from_ref(&self.results), &self.page, self.sprt).map_err(|e| format!("--html: {e}"))
+        write_page(std::slice::from_ref(&self.results), &self.page, self.sprt, false)
+            .map_err(|e| format!("--html: {e}"))
     }
 }
 

@@ -143,6 +143,7 @@ impl Tournament {
                 count: s.count(),
                 games_per_pairing: self.schedule.games_per_pairing(),
             }),
+            sprt_model: self.sprt.map(|s| s.model).filter(|m| *m != crate::stats::SprtModel::Logistic),
         }
     }
 
