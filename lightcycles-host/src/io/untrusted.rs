@@ -123,6 +123,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn html_text_cannot_open_markup_or_leave_an_attribute() {
+        assert_eq!(html_text("<b a=\"1\" c='2'>&</b>"), "&lt;b a=&quot;1&quot; c=&#39;2&#39;&gt;&amp;&lt;/b&gt;");
+        assert_eq!(html_text("a\u{202e}b\u{1b}"), "a\\u{202e}b\\u{1b}");
+        assert_eq!(html_text("floodfill ± é"), "floodfill ± é");
+    }
+
+    #[test]
     fn control_characters_become_visible_escapes() {
         assert_eq!(terminal_text("bot_a"), "bot_a");
         assert_eq!(terminal_text("é漢字 ok"), "é漢字 ok");

@@ -142,6 +142,16 @@ mod tests {
     }
 
     #[test]
+    fn a_static_page_runs_nothing_and_fetches_nothing() {
+        let page = static_page("</title><script>", "p{}", "<p>body</p>\n");
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        assert!(page.contains("content=\"default-src 'none'; style-src 'unsafe-inline'\""));
+        assert!(!page.contains("script-src"), "no script may run");
+        assert!(page.contains("<title>&lt;/title&gt;&lt;script&gt;</title>"), "the title is escaped");
+        assert!(page.ends_with("<p>body</p>\n</body>\n</html>\n"));
+    }
+
+    #[test]
     fn the_page_is_self_contained() {
         let r = golden("sim_0.json");
         let page = render(&[("sim_0.json", Viewable::check(&r).unwrap())]);
