@@ -332,3 +332,34 @@ fn the_default_model_leaves_the_header_as_it_was_and_a_resume_may_change_the_mod
     let out = ok(&args);
     assert!(String::from_utf8_lossy(&out.stdout).contains("normalized Elo"));
 }
+
+#[test]
+fn html_is_rewritten_while_the_games_are_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let (results, page) = (path(dir.path(), "r.jsonl"), path(dir.path(), "live.html"));
+    // A bot that takes 300 ms over each answer (in time at 1 s): 8 games of
+    // 4 ticks take about 10 s, one game at a time.
+    let slow = "slow=cmd:while read l; do sleep 0.3; echo N; done";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lightcycles"))
+        .args(["tournament", slow, "builtin:straight", "-g", "8", "-j", "1", "--results", &results, "--html", &page])
+        .args(["--width", "20", "--height", "16", "--max-ticks", "4", "--time-ms", "1000", "--log-seconds", "0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let mut seen_while_running = None;
+    while child.try_wait().unwrap().is_none() {
+        if seen_while_running.is_none() {
+            if let Ok(text) = std::fs::read_to_string(&page) {
+                seen_while_running = Some(embedded(&text)["report"]["games_played"].as_u64().unwrap());
+            }
+        }
+        assert!(start.elapsed().as_secs() < 120, "the tournament did not end");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let during = seen_while_running.expect("a page was written before the tournament ended");
+    assert!(during < 8, "the page while running showed {during} games");
+    let last = embedded(&std::fs::read_to_string(&page).unwrap());
+    assert_eq!(last["report"]["games_played"], 8, "the last page has every game");
+}
