@@ -199,6 +199,14 @@ fn shards_together_and_a_file_still_being_written() {
     check_page(&page, &report);
     assert!(page.contains("<table id=\"by-map\">") && page.contains("builtin:ring"), "the pool's maps");
     assert!(page.contains("<table id=\"by-size\">"));
+    // One shard alone: its own games, counted in order as its run counts them.
+    let one = path(dir.path(), "one.html");
+    ok(&["tournament", "report", &shards[0], "-o", &one]);
+    let one = embedded(&std::fs::read_to_string(&one).unwrap());
+    assert_eq!(one["report"]["shard"], "0/2");
+    let lines = std::fs::read_to_string(&shards[0]).unwrap().lines().count() as u64 - 1;
+    assert_eq!(one["report"]["games_played"], lines);
+    assert_eq!(one["extras"]["history"].as_array().unwrap().len() as u64, lines, "a point a game");
     // The merged file gives the same page numbers.
     let merged_page = path(dir.path(), "merged.html");
     ok(&["tournament", "report", &all, "-o", &merged_page]);

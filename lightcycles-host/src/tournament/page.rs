@@ -21,6 +21,7 @@ use serde::Serialize;
 use super::report::Report;
 use super::results::{self, GameLine, Header, ShardHeader};
 use super::schedule::Schedule;
+use super::shard::Shard;
 use super::standings::Standings;
 use crate::io::untrusted::{html_text, json_for_script};
 use crate::stats::{signed, EloEstimate, GameScore, Sprt, Trinomial};
@@ -36,6 +37,8 @@ pub struct Source {
     pub games: Vec<GameLine>,
     /// Files whose last line was cut off (still being written).
     pub torn: Vec<PathBuf>,
+    /// The shard indices of the files read (none for an unsharded run).
+    pub shards: std::collections::BTreeSet<u64>,
 }
 
 /// Reads `paths`: one results file, or several of one tournament (its
@@ -46,6 +49,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Source, String> {
     let mut header: Option<(Header, &Path)> = None;
     let mut games: BTreeMap<u64, (GameLine, &Path)> = BTreeMap::new();
     let mut torn = Vec::new();
+    let mut shards = std::collections::BTreeSet::new();
     if paths.is_empty() {
         return Err("no results file given".into());
     }
@@ -79,6 +83,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Source, String> {
         if contents.torn {
             torn.push(path.clone());
         }
+        shards.extend(contents.header.shard.map(|s| s.index));
         for (line, game) in contents.games {
             match games.get(&game.game) {
                 Some((seen, seen_path)) if *seen != game => {
@@ -97,7 +102,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Source, String> {
         }
     }
     let (header, _) = header.expect("at least one file was read");
-    Ok(Source { header, games: games.into_values().map(|(g, _)| g).collect(), torn })
+    Ok(Source { header, games: games.into_values().map(|(g, _)| g).collect(), torn, shards })
 }
 
 /// One point of the history: the standings after `games` games counted.
@@ -204,8 +209,16 @@ pub fn build(source: &Source, sprt: Option<Sprt>) -> Result<PageData, String> {
         Schedule::with_seats(bots, h.seats, h.pairing, per_pairing, h.seed)
     }
     .map_err(|e| format!("line 1: {e}"))?;
+    // One shard alone is counted as its run counts it: its own games in order.
+    let shard = match (h.shard, source.shards.len()) {
+        (Some(s), 1) => Shard::new(s.index, s.count),
+        _ => None,
+    };
     let mut standings =
         if h.league.is_some() { Standings::league(bots, h.seats) } else { Standings::new(&schedule, bots, sprt) };
+    if let Some(shard) = shard {
+        standings = standings.of_shard(shard);
+    }
     let mut extras = Extras {
         cross: vec![vec![Trinomial::default(); bots]; bots],
         by_seat: vec![vec![Trinomial::default(); h.seats]; bots],
@@ -245,7 +258,7 @@ pub fn build(source: &Source, sprt: Option<Sprt>) -> Result<PageData, String> {
         history.push(point(&standings));
     }
     extras.history = sample(history);
-    let mut report = Report::new(&schedule, h.pairing, &standings, &names, &specs);
+    let mut report = Report::new(&schedule, h.pairing, &standings, &names, &specs).of_shard(shard);
     if h.league.is_some() {
         report.league = true;
         report.pairings.retain(|p| p.games.games() > 0);
