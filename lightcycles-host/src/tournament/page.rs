@@ -445,8 +445,11 @@ pub fn render(data: &PageData, source: &Source, links: &[Option<String>], title:
     // Standings.
     let rated = r.bots.len() > 2 || r.seats > 2 || r.league;
     let mut order: Vec<usize> = (0..r.bots.len()).collect();
+    // As the terminal ranks: a free-for-all or league by mu - 3 sigma, a
+    // round robin of three or more by mu.
+    let key = |i: usize| if r.seats > 2 || r.league { r.bots[i].conservative } else { r.bots[i].rating.mu };
     if rated {
-        order.sort_by(|&a, &b| r.bots[b].rating.mu.total_cmp(&r.bots[a].rating.mu).then(a.cmp(&b)));
+        order.sort_by(|&a, &b| key(b).total_cmp(&key(a)).then(a.cmp(&b)));
     }
     body.push_str(
         "<section><h2>Standings</h2><table id=\"standings\"><thead><tr><th>rank</th><th>bot</th><th>games</th>\
