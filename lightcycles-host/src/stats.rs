@@ -46,6 +46,17 @@
 //! does in 98%, and equal bots are still accepted as H1 in at most 5.5%.
 //! The test stops with H1 when `LLR ≥ ln((1-β)/α)` and with H0 when
 //! `LLR ≤ ln(β/(1-α))`.
+//!
+//! **Normalized Elo** (`model=normalized`, as fastchess defines it): the
+//! bounds are in normalized Elo, `nelo = (μ - ½) / √(2σ²) · 800/ln 10` for
+//! the pair scores above (σ² their variance), so that a bound is a number of
+//! standard deviations of the score rather than a score: `sk = ½ + nelok ·
+//! √(2σ²) / (800/ln 10)`, with `σ²` from the counts (with the prior), and the
+//! same LLR formula. Logistic stays the default: here two versions of one
+//! bot often play mirrored pairs, whose variance is near 0, so normalized
+//! bounds shrink with it to scores indistinguishable from ½, and a
+//! logistic bound keeps meaning the same strength whatever the draw rate
+//! (and every `--sprt` given before keeps its meaning).
 
 use std::fmt;
 use std::str::FromStr;
@@ -244,6 +255,9 @@ impl Trinomial {
     }
 }
 
+/// `800 / ln 10`: normalized Elo per unit of `(μ - ½) / √(2σ²)`.
+pub const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
+
 /// Pseudo-pairs added to each pentanomial count before the SPRT's LLR.
 pub const PRIOR_PAIRS: f64 = 0.5;
 
@@ -312,6 +326,28 @@ pub enum Hypothesis {
     H1,
 }
 
+/// The Elo scale the SPRT's `elo0` and `elo1` are on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SprtModel {
+    /// Logistic Elo, `score = 1 / (1 + 10^(-elo/400))`.
+    #[default]
+    Logistic,
+    /// Normalized Elo (fastchess's `model=normalized`): the score's
+    /// distance from ½ in units of its standard deviation.
+    Normalized,
+}
+
+impl SprtModel {
+    /// `logistic` or `normalized`, as `model=` takes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SprtModel::Logistic => "logistic",
+            SprtModel::Normalized => "normalized",
+        }
+    }
+}
+
 /// The parameters of a sequential probability ratio test.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Sprt {
@@ -323,11 +359,13 @@ pub struct Sprt {
     pub alpha: f64,
     /// The chance of accepting H0 when H1 holds.
     pub beta: f64,
+    /// The scale of `elo0` and `elo1`.
+    pub model: SprtModel,
 }
 
 /// An `--sprt` value that is no test.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("--sprt {value:?}: {problem}; expected ELO0,ELO1,ALPHA,BETA with ELO0 < ELO1 and ALPHA, BETA between 0 and 1, for example 0,5,0.05,0.05")]
+#[error("--sprt {value:?}: {problem}; expected ELO0,ELO1,ALPHA,BETA[,model=logistic|normalized] with ELO0 < ELO1 and ALPHA, BETA between 0 and 1, for example 0,5,0.05,0.05")]
 pub struct SprtParseError {
     /// The value given.
     pub value: String,
@@ -340,7 +378,16 @@ impl FromStr for Sprt {
 
     fn from_str(value: &str) -> Result<Sprt, SprtParseError> {
         let fail = |problem: String| SprtParseError { value: value.to_string(), problem };
-        let parts: Vec<&str> = value.split(',').map(str::trim).collect();
+        let mut parts: Vec<&str> = value.split(',').map(str::trim).collect();
+        let mut model = SprtModel::Logistic;
+        if let Some(last) = parts.last().and_then(|p| p.strip_prefix("model=")) {
+            model = match last {
+                "logistic" => SprtModel::Logistic,
+                "normalized" => SprtModel::Normalized,
+                other => return Err(fail(format!("model {other:?} is not logistic or normalized"))),
+            };
+            parts.pop();
+        }
         if parts.len() != 4 {
             return Err(fail(format!("{} numbers given, 4 needed", parts.len())));
         }
@@ -364,7 +411,7 @@ impl FromStr for Sprt {
         if alpha + beta >= 1.0 {
             return Err(fail(format!("ALPHA + BETA is {}, it must be below 1", alpha + beta)));
         }
-        Ok(Sprt { elo0, elo1, alpha, beta })
+        Ok(Sprt { elo0, elo1, alpha, beta, model })
     }
 }
 
@@ -385,11 +432,31 @@ impl Sprt {
         if pairs.pairs() == 0 {
             return 0.0;
         }
-        let counts = pairs.counts.map(|n| n as f64 + PRIOR_PAIRS);
+        self.llr_of_counts(pairs.counts.map(|n| n as f64 + PRIOR_PAIRS))
+    }
+
+    /// The LLR of (prior-added) pair counts: the scores of H0 and H1 on the
+    /// model's scale, then the GSPRT approximation.
+    fn llr_of_counts(&self, counts: [f64; 5]) -> f64 {
         let total: f64 = counts.iter().sum();
-        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
+        let (s0, s1) = match self.model {
+            SprtModel::Logistic => (score_of_elo(self.elo0), score_of_elo(self.elo1)),
+            SprtModel::Normalized => {
+                let (_, variance) = Pentanomial::mean_and_variance(&counts);
+                let per_nelo = (2.0 * variance).sqrt() / NELO_SCALE;
+                (0.5 + self.elo0 * per_nelo, 0.5 + self.elo1 * per_nelo)
+            }
+        };
         let spread = |s: f64| counts.iter().zip(PAIR_SCORES).map(|(n, x)| n / total * (x - s).powi(2)).sum::<f64>();
         total / 2.0 * (spread(s0) / spread(s1)).ln()
+    }
+
+    /// `model`, as the reports name it.
+    pub fn model_text(&self) -> &'static str {
+        match self.model {
+            SprtModel::Logistic => "pentanomial, logistic Elo, GSPRT approximation",
+            SprtModel::Normalized => "pentanomial, normalized Elo, GSPRT approximation",
+        }
     }
 
     /// The hypothesis an LLR accepts, if it crosses a bound.
@@ -405,9 +472,13 @@ impl Sprt {
 }
 
 impl fmt::Display for Sprt {
-    /// `elo0 0, elo1 5, alpha 0.05, beta 0.05`.
+    /// `elo0 0, elo1 5, alpha 0.05, beta 0.05` (and `, normalized Elo`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "elo0 {}, elo1 {}, alpha {}, beta {}", self.elo0, self.elo1, self.alpha, self.beta)
+        write!(f, "elo0 {}, elo1 {}, alpha {}, beta {}", self.elo0, self.elo1, self.alpha, self.beta)?;
+        if self.model == SprtModel::Normalized {
+            write!(f, ", normalized Elo")?;
+        }
+        Ok(())
     }
 }
 
@@ -504,7 +575,7 @@ mod tests {
     #[test]
     fn sprt_bounds_and_llr() {
         let sprt: Sprt = "0,5,0.05,0.05".parse().unwrap();
-        assert_eq!(sprt, Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 });
+        assert_eq!(sprt, Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: SprtModel::Logistic });
         close(sprt.lower_bound(), -2.9444389791664403);
         close(sprt.upper_bound(), 2.9444389791664403);
         let p = Pentanomial { counts: [3, 7, 40, 30, 20] };
@@ -532,6 +603,42 @@ mod tests {
         close(wide.llr(&even), 0.0);
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
         assert_eq!(sprt.verdict(-3.0), Some(Hypothesis::H0));
+    }
+
+    #[test]
+    fn normalized_elo_sprt() {
+        let sprt: Sprt = "0,5,0.05,0.05,model=normalized".parse().unwrap();
+        assert_eq!(sprt.model, SprtModel::Normalized);
+        assert_eq!(sprt.to_string(), "elo0 0, elo1 5, alpha 0.05, beta 0.05, normalized Elo");
+        assert_eq!("0,5,0.05,0.05,model=logistic".parse::<Sprt>().unwrap(), "0,5,0.05,0.05".parse().unwrap());
+        // The bounds do not depend on the model.
+        close(sprt.lower_bound(), -2.9444389791664403);
+        close(sprt.upper_bound(), 2.9444389791664403);
+        // By hand, without the prior (fastchess's formula on counts with no
+        // zero): LL 3, LD 7, DD 40, WD 30, WW 20 over 100 pairs have
+        // μ = 0.6425 and σ² = Σ pᵢ(xᵢ - μ)² = 0.06031875, so
+        // s1 = ½ + 5 · √(2 · 0.06031875) / (800 / ln 10) = 0.5049984674733504,
+        // s0 = ½, and LLR = 50 · ln(Σ pᵢ(xᵢ - ½)² / Σ pᵢ(xᵢ - s1)²), where
+        // Σ pᵢ(xᵢ - ½)² = (3·¼ + 7·1/16 + 30·1/16 + 20·¼) / 100 = 0.080625.
+        let counts = [3.0, 7.0, 40.0, 30.0, 20.0];
+        let (mean, variance) = Pentanomial::mean_and_variance(&counts);
+        close(mean, 0.6425);
+        close(variance, 0.06031875);
+        let s1 = 0.5 + 5.0 * (2.0 * variance).sqrt() / NELO_SCALE;
+        close(s1, 0.5049984674733504);
+        let spread = |s: f64| counts.iter().zip(PAIR_SCORES).map(|(n, x)| n / 100.0 * (x - s).powi(2)).sum::<f64>();
+        close(spread(0.5), 0.080625);
+        close(sprt.llr_of_counts(counts), 50.0 * (spread(0.5) / spread(s1)).ln());
+        close(sprt.llr_of_counts(counts), 0.8755774964766089);
+        // With half a pair added to every count, as the test runs it.
+        let p = Pentanomial { counts: [3, 7, 40, 30, 20] };
+        close(sprt.llr(&p), 0.8777817607506825);
+        close(sprt.llr(&Pentanomial { counts: [30, 70, 400, 300, 200] }), 8.758277700631611);
+        close(sprt.llr(&p.flipped()), -0.8948628004537267);
+        close(sprt.llr(&Pentanomial { counts: [10, 20, 40, 20, 10] }), -0.021223907699004962);
+        assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
+        // The logistic LLR of the same pairs differs: the models are not one.
+        assert!((sprt.llr(&p) - "0,5,0.05,0.05".parse::<Sprt>().unwrap().llr(&p)).abs() > 0.3);
     }
 
     /// Runs an SPRT on pairs drawn from `p` (weights of LL … WW, out of
@@ -593,6 +700,9 @@ mod tests {
         assert_eq!(err("0,5,0.05,1"), "BETA 1 is not between 0 and 1");
         assert_eq!(err("0,5,0.6,0.5"), "ALPHA + BETA is 1.1, it must be below 1");
         assert_eq!(err("0,5,nan,0.05"), "ALPHA \"nan\" is not a number");
+        assert_eq!(err("0,5,0.05,0.05,model=bayesian"), "model \"bayesian\" is not logistic or normalized");
+        assert_eq!(err("0,5,0.05,model=normalized"), "3 numbers given, 4 needed");
+        assert_eq!(err("0,5,0.05,0.05,0.1"), "5 numbers given, 4 needed");
         assert!("0, 5, 0.05, 0.05".parse::<Sprt>().is_ok(), "spaces after commas are fine");
         let full = "1,0,0.05,0.05".parse::<Sprt>().unwrap_err().to_string();
         assert!(full.starts_with("--sprt \"1,0,0.05,0.05\": ELO0 1 is not below ELO1 0; expected"), "{full}");

@@ -2,7 +2,9 @@
 //! `tests/browser/drive.mjs` (playwright-core, pinned in `package-lock.json`).
 //! The pixels of the canvas are compared, cell by cell, with the board the
 //! Rust side rebuilds from the same replay, after keyboard steps and scrubs.
-//! Screenshots are saved under `target/tmp/browser/`.
+//! The tournament report page is read back from the browser and its tables
+//! compared with the JSON report; its replay links open the viewer at the
+//! game. Screenshots are saved under `target/tmp/browser/`.
 //!
 //! Needs `node`, Chromium (`/usr/bin/chromium`, or `LIGHTCYCLES_CHROMIUM`)
 //! and `npm ci` run in `tests/browser`. Without them the tests say so and
@@ -70,9 +72,15 @@ fn artifacts() -> PathBuf {
 /// checking that the page raised no error, opened no dialog and made no
 /// network request.
 fn drive(tools: &Tools, name: &str, page: &str, steps: Value) -> Vec<Value> {
-    let dir = artifacts();
-    let page_path = dir.join(format!("{name}.html"));
+    let page_path = artifacts().join(format!("{name}.html"));
     std::fs::write(&page_path, page).unwrap();
+    drive_file(tools, name, &page_path, false, steps)
+}
+
+/// [`drive`] on a page already written at `page_path`; a `static_page` has
+/// no script of its own to wait for.
+fn drive_file(tools: &Tools, name: &str, page_path: &std::path::Path, static_page: bool, steps: Value) -> Vec<Value> {
+    let dir = artifacts();
     let profile = dir.join(format!("profile-{name}"));
     let _ = std::fs::remove_dir_all(&profile);
     let plan = json!({
@@ -80,6 +88,7 @@ fn drive(tools: &Tools, name: &str, page: &str, steps: Value) -> Vec<Value> {
         "chromium": tools.chromium,
         "userDataDir": profile,
         "viewport": {"width": 1400, "height": 900},
+        "static": static_page,
         "steps": steps,
     });
     let plan_path = dir.join(format!("{name}.plan.json"));
@@ -459,4 +468,86 @@ fn a_default_game_makes_a_small_page() {
     );
     assert!(empty_game.len() < 40_000, "the player itself stays small: {} bytes", empty_game.len());
     assert!(per_tick < 40.0, "two players cost little per tick: {per_tick:.1} bytes");
+}
+
+fn lightcycles(args: &[&str]) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lightcycles")).args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn the_tournament_report_page_shows_the_json_report_and_opens_replays() {
+    let Some(tools) = tools_or_skip("the_tournament_report_page_shows_the_json_report_and_opens_replays") else {
+        return;
+    };
+    let dir = artifacts().join("report-games");
+    let _ = std::fs::remove_dir_all(&dir);
+    let results = artifacts().join("report.jsonl");
+    let report = artifacts().join("report.json");
+    let _ = std::fs::remove_file(&results);
+    let (dir_s, results_s, report_s) = (dir.to_str().unwrap(), results.to_str().unwrap(), report.to_str().unwrap());
+    let mut args = vec!["tournament", "builtin:floodfill", "builtin:random", "builtin:straight", "-g", "4", "-j", "2"];
+    args.extend(["--results", results_s, "--report", report_s, "-o", dir_s]);
+    args.extend(["--width", "24", "--height", "18", "--max-ticks", "80"]);
+    lightcycles(&args);
+    let mut replays: Vec<String> =
+        (0..12).map(|k| dir.join(format!("sim_{k}.json")).to_str().unwrap().to_string()).collect();
+    let viewer = dir.join("replays.html");
+    replays.extend(["-o".to_string(), viewer.to_str().unwrap().to_string()]);
+    let mut view = vec!["view"];
+    view.extend(replays.iter().map(String::as_str));
+    lightcycles(&view);
+    let page = dir.join("report.html");
+    lightcycles(&["tournament", "report", results_s, "-o", page.to_str().unwrap()]);
+    let shot = artifacts().join("report.png");
+    let reports = drive_file(
+        &tools,
+        "report",
+        &page,
+        true,
+        json!([
+            {"do": "cells", "selector": "#standings tbody tr"},
+            {"do": "cells", "selector": "#crosstable tbody tr"},
+            {"do": "screenshot", "path": shot},
+            {"do": "follow", "selector": "tr[data-game=\"7\"] a"},
+        ]),
+    );
+    let json_report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let bots = json_report["bots"].as_array().unwrap();
+    let index = |name: &str| bots.iter().position(|b| b["name"] == name).unwrap_or_else(|| panic!("{name}"));
+    let standings = reports[0].as_array().unwrap();
+    assert_eq!(standings.len(), 3);
+    for row in standings {
+        // rank, bot, games, wins, draws, losses, score, rating, mu - 3 sigma, mean place
+        let b = &bots[index(row[1].as_str().unwrap())];
+        for (k, key) in [(3, "wins"), (4, "draws"), (5, "losses")] {
+            assert_eq!(row[k].as_str().unwrap(), b[key].to_string(), "{key} of {}", b["name"]);
+        }
+        assert_eq!(
+            row[2].as_str().unwrap(),
+            (b["wins"].as_u64().unwrap() + b["draws"].as_u64().unwrap() + b["losses"].as_u64().unwrap()).to_string()
+        );
+        assert_eq!(row[6].as_str().unwrap(), format!("{:.1}%", b["score"].as_f64().unwrap() * 100.0));
+        assert_eq!(
+            row[7].as_str().unwrap(),
+            format!("{:.2} ± {:.2}", b["rating"]["mu"].as_f64().unwrap(), b["rating"]["sigma"].as_f64().unwrap())
+        );
+    }
+    // The crosstable's cells are the pairings' W-D-L, in the standings' order.
+    let order: Vec<usize> = standings.iter().map(|row| index(row[1].as_str().unwrap())).collect();
+    let cross = reports[1].as_array().unwrap();
+    for p in json_report["pairings"].as_array().unwrap() {
+        let (a, b) = (index(p["bots"][0].as_str().unwrap()), index(p["bots"][1].as_str().unwrap()));
+        let row = cross.iter().find(|r| r[0] == bots[a]["name"]).unwrap();
+        let col = 1 + order.iter().position(|&j| j == b).unwrap();
+        let shown = row[col].as_str().unwrap();
+        let wdl = format!("{}-{}-{}", p["wins"], p["draws"], p["losses"]);
+        assert!(shown.starts_with(&wdl), "{} against {}: {shown}, not {wdl}", bots[a]["name"], bots[b]["name"]);
+    }
+    // The link of game 7 opens the viewer at sim_7.json.
+    let followed = &reports[2];
+    assert_eq!(followed["hash"], "#sim_7.json");
+    assert!(followed["label"].as_str().unwrap().ends_with("sim_7.json"), "{followed}");
+    assert_eq!(followed["replay"], 7);
+    assert!(shot.exists());
 }

@@ -83,3 +83,23 @@ def test_any_shard_value_is_taken_or_refused_in_words(shard):
         assert str(e)
     else:
         assert report["games_played"] <= 2
+
+
+def test_the_sprt_takes_the_normalized_model_in_a_run_and_a_merge(tmp_path):
+    sprt = "0,10,0.05,0.05,model=normalized"
+    run = lc.tournament(BOTS[:2], games=4, jobs=1, results=tmp_path / "n.jsonl", sprt=sprt, config=SMALL)
+    assert run["sprt"]["model"] == "pentanomial, normalized Elo, GSPRT approximation"
+    header = (tmp_path / "n.jsonl").read_text().splitlines()[0]
+    assert '"sprt_model":"normalized"' in header
+    parts = []
+    for i in range(2):
+        part = tmp_path / f"s{i}.jsonl"
+        lc.tournament(BOTS[:2], games=4, jobs=1, results=part, shard=f"{i}/2", config=SMALL)
+        parts.append(part)
+    merged = lc.merge_results(parts, tmp_path / "all.jsonl", sprt=sprt)
+    assert merged["sprt"]["model"] == run["sprt"]["model"]
+    assert merged["sprt"]["llr"] == run["sprt"]["llr"]
+    logistic = lc.merge_results(parts, tmp_path / "all2.jsonl", sprt="0,10,0.05,0.05")
+    assert logistic["sprt"]["model"] == "pentanomial, logistic Elo, GSPRT approximation"
+    with pytest.raises(ValueError, match="model"):
+        lc.merge_results(parts, tmp_path / "all3.jsonl", sprt="0,10,0.05,0.05,model=bayesian")

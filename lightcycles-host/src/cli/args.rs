@@ -212,9 +212,10 @@ pub struct TournamentArgs {
     #[arg(long, requires = "results")]
     pub resume: bool,
     /// Run a sequential probability ratio test of H0 elo = ELO0 against
-    /// H1 elo = ELO1 (logistic Elo of the first bot, on game pairs), with
-    /// error rates ALPHA and BETA; stop when a bound is crossed. Two bots only.
-    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", allow_hyphen_values = true)]
+    /// H1 elo = ELO1 (Elo of the first bot, on game pairs), with error rates
+    /// ALPHA and BETA; stop when a bound is crossed. Two bots only. The Elo
+    /// is logistic, or normalized (as fastchess's) with ,model=normalized.
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA[,model=M]", allow_hyphen_values = true)]
     pub sprt: Option<String>,
     /// The first bot plays each of the others; they do not play each other.
     #[arg(long)]
@@ -228,6 +229,10 @@ pub struct TournamentArgs {
     /// Also write the final report as JSON to FILE.
     #[arg(long = "report", value_name = "FILE.json")]
     pub report: Option<PathBuf>,
+    /// Also write the report page (as `tournament report` does) to
+    /// PAGE.html, rewritten every few seconds as games finish and at the end.
+    #[arg(long = "html", value_name = "PAGE.html", requires = "results")]
+    pub html: Option<PathBuf>,
     /// Free-for-all games of N seats, 3 to 8: every group of N bots (with
     /// --gauntlet, those holding the first bot) plays each seed N times,
     /// the seats rotated, so each bot rides each seat once; -g is then
@@ -300,6 +305,26 @@ pub enum TournamentCommand {
     /// report of the whole tournament, as one machine would have. Anything
     /// inconsistent is an error (exit 2) and nothing is written.
     Merge(MergeArgs),
+    /// Write one self-contained HTML page from results files (one run, its
+    /// shards, a file still being written): standings with intervals,
+    /// crosstable, ratings over the games, the SPRT, breakdowns by seat,
+    /// map and board size, faults, and every game with a link to its replay.
+    Report(ReportArgs),
+}
+
+/// Arguments of `lightcycles tournament report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The results files: one tournament's (its shards may be given together).
+    #[arg(value_name = "RESULTS.jsonl", required = true)]
+    pub files: Vec<PathBuf>,
+    /// The page to write.
+    #[arg(short = 'o', long = "output", value_name = "PAGE.html", required = true)]
+    pub output: PathBuf,
+    /// Judge a sequential probability ratio test on the games (first
+    /// pairing), as `tournament --sprt` does, and draw its LLR.
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA[,model=M]", allow_hyphen_values = true)]
+    pub sprt: Option<String>,
 }
 
 /// Arguments of `lightcycles tournament merge`.
@@ -315,8 +340,9 @@ pub struct MergeArgs {
     #[arg(long = "report", value_name = "FILE.json")]
     pub report: Option<PathBuf>,
     /// Judge a sequential probability ratio test on the merged games (first
-    /// pairing), as `tournament --sprt` does; shards play all their games.
-    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA", allow_hyphen_values = true)]
+    /// pairing), as `tournament --sprt` does (,model=normalized too);
+    /// shards play all their games.
+    #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA[,model=M]", allow_hyphen_values = true)]
     pub sprt: Option<String>,
 }
 
@@ -552,7 +578,7 @@ pub fn tournament_help() -> String {
      odd. Games 2j and 2j+1 are a game pair.\n\n\
      Statistics (first bot's side): score (W+D/2)/N; Elo -400*log10(1/score-1) with a 95% interval; \
      LOS; pentanomial counts of game pairs (LL, LD, DD/WL, WD, WW) and their Elo; --sprt on the pairs \
-     (logistic Elo). Three or more bots are also ranked by a Weng-Lin rating.\n\n\
+     (logistic Elo, or normalized Elo with ,model=normalized). Three or more bots are also ranked by a Weng-Lin rating.\n\n\
      Free-for-all (--ffa N): every group of N bots plays each seed N times, the seats rotated; \
      the table ranks bots by the conservative Weng-Lin rating mu - 3*sigma. A league (--league) \
      gives each game set to the pairing whose ratings are least certain and resumes exactly; \

@@ -1,8 +1,10 @@
 //! `lightcycles tournament`: many two-player games, every seed in both
 //! seats, with statistics, a results file and resume; one shard of them
-//! (`--shard`), and the shards merged (`tournament merge`).
+//! (`--shard`), the shards merged (`tournament merge`), and the report
+//! page of results files (`tournament report`, `--html`).
 
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 use lightcycles_core::FastGame;
 
@@ -10,21 +12,24 @@ use crate::bot::process::log::LOGS_DIR;
 use crate::bot::spec;
 use crate::cli::{
     bad_input, check_players, has_plugin, preflight, stdout_failure, write_out, BoardArgs, Failure, HostingArgs,
-    MergeArgs, TournamentArgs, TournamentCommand,
+    MergeArgs, ReportArgs, TournamentArgs, TournamentCommand,
 };
 use crate::game::pool;
 use crate::game::run::GameOptions;
 use crate::io::{output, whole_file};
 use crate::stats::Sprt;
 use crate::tournament::maps::{self, MapPool};
+use crate::tournament::page;
 use crate::tournament::progress::ProgressMode;
 use crate::tournament::schedule::{PairingMode, Schedule};
 use crate::tournament::{self, Tournament};
 
 /// Runs `tournament`.
 pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    if let Some(TournamentCommand::Merge(merge)) = &args.merge {
-        return self::merge(merge, out);
+    match &args.merge {
+        Some(TournamentCommand::Merge(merge)) => return self::merge(merge, out),
+        Some(TournamentCommand::Report(report)) => return self::report_page(report, out),
+        None => {}
     }
     let log_dir = args.output.as_ref().map(|dir| dir.join(LOGS_DIR));
     // Every place this run writes to is checked before the first game (the
@@ -35,7 +40,11 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
     places.extend(args.output.as_deref().map(|d| output::Place::Games("-o", d)));
     places.extend(args.results.as_deref().map(|p| output::Place::Writes("--results", p)));
     places.extend(args.report.as_deref().map(|p| output::Place::Writes("--report", p)));
+    places.extend(args.html.as_deref().map(|p| output::Place::Writes("--html", p)));
     output::check_collisions(&places).map_err(bad_input)?;
+    if let Some(path) = &args.html {
+        output::check_file(path, "--html").map_err(bad_input)?;
+    }
     if let Some(dir) = &args.output {
         output::prepare_dir(dir, "-o").map_err(bad_input)?;
     }
@@ -169,7 +178,17 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
         league: args.league.then_some(args.league_lag),
         pin_cpus: args.affinity,
     };
-    let report = tournament::run::<FastGame>(&t).map_err(|e| bad_input(e.to_string()))?;
+    let page = args
+        .html
+        .as_ref()
+        .zip(args.results.as_ref())
+        .map(|(page, results)| LivePage::start(page.clone(), results.clone(), sprt));
+    let report = tournament::run::<FastGame>(&t).map_err(|e| bad_input(e.to_string()));
+    if let Some(page) = page {
+        // The last page is written whatever the run's end, from every game it recorded.
+        page.finish().map_err(bad_input)?;
+    }
+    let report = report?;
     if let Some(path) = &args.report {
         whole_file::write(path, (report.to_json() + "\n").as_bytes())
             .map_err(|e| bad_input(format!("--report {}: cannot write: {e}", path.display())))?;
@@ -217,4 +236,72 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<(), Failure> {
             .map_err(|e| bad_input(format!("--report {}: cannot write: {e}", path.display())))?;
     }
     write_out(out, &report.to_table()).map_err(stdout_failure)
+}
+
+/// Runs `tournament report`: the page of results files.
+fn report_page(args: &ReportArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let mut places: Vec<output::Place<'_>> =
+        args.files.iter().map(|p| output::Place::Reads("a results file", p)).collect();
+    places.push(output::Place::Writes("-o", &args.output));
+    output::check_collisions(&places).map_err(bad_input)?;
+    output::check_file(&args.output, "-o").map_err(bad_input)?;
+    let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| bad_input(e.to_string()))?;
+    // An --sprt that names no model judges on the model the run recorded.
+    let inherit = args.sprt.as_deref().is_some_and(|s| !s.contains("model="));
+    write_page(&args.files, &args.output, sprt, inherit).map_err(bad_input)?;
+    write_out(out, &format!("{}\n", crate::io::untrusted::terminal_text(&args.output.display().to_string())))
+        .map_err(stdout_failure)
+}
+
+/// Reads `files` and writes their page to `page`, whole; with
+/// `inherit_model`, the SPRT takes the model the results header records.
+fn write_page(files: &[PathBuf], page: &Path, mut sprt: Option<Sprt>, inherit_model: bool) -> Result<(), String> {
+    let source = page::load(files)?;
+    if let Some(s) = sprt.as_mut().filter(|_| inherit_model) {
+        s.model = source.header.sprt_model.unwrap_or_default();
+    }
+    let data = page::build(&source, sprt)?;
+    let links = page::replay_links(&source.games, page);
+    let title: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let html = page::render(&data, &source, &links, &title.join(", "));
+    whole_file::write(page, html.as_bytes()).map_err(|e| format!("{}: cannot write: {e}", page.display()))
+}
+
+/// `--html`: the page of a running tournament, rewritten from its results
+/// file every few seconds by a thread of its own (the games never wait for
+/// it), and once more at the end.
+struct LivePage {
+    stop: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+    page: PathBuf,
+    results: PathBuf,
+    sprt: Option<Sprt>,
+}
+
+/// How often `--html` rewrites the page.
+const LIVE_PAGE_EVERY: std::time::Duration = std::time::Duration::from_secs(3);
+
+impl LivePage {
+    fn start(page: PathBuf, results: PathBuf, sprt: Option<Sprt>) -> LivePage {
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let (p, r) = (page.clone(), results.clone());
+        let thread = std::thread::spawn(move || {
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(LIVE_PAGE_EVERY) {
+                // A file not made yet, or a page that cannot be written now,
+                // is tried again; the last page's errors are reported.
+                let _ = write_page(std::slice::from_ref(&r), &p, sprt, false);
+            }
+        });
+        LivePage { stop, thread, page, results, sprt }
+    }
+
+    fn finish(self) -> Result<(), String> {
+        let _ = self.stop.send(());
+        let _ = self.thread.join();
+        if !self.results.exists() {
+            return Ok(());
+        }
+        write_page(std::slice::from_ref(&self.results), &self.page, self.sprt, false)
+            .map_err(|e| format!("--html: {e}"))
+    }
 }

@@ -4,7 +4,7 @@
 //! page. This module is the one place where it is escaped: every message
 //! printed to the terminal goes through [`terminal_lines`] (or
 //! [`terminal_text`]), every line written to a bot's log through
-//! [`log_bytes`].
+//! [`log_bytes`], every name put in a page's markup through [`html_text`].
 
 use serde::Serialize;
 
@@ -77,6 +77,26 @@ pub fn clip(s: &str, max: usize) -> String {
     out
 }
 
+/// `s` as HTML text, safe inside an element or a quoted attribute: `&`,
+/// `<`, `>`, `"` and `'` are written as character references, and unsafe
+/// characters as visible `\u{…}` (as on a terminal), so a name can neither
+/// open markup nor reorder the text around it.
+pub fn html_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if is_unsafe(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// `value` as JSON that can sit inside a `<script>` element: `<`, `>` and
 /// `&` are written as `\u` escapes so the text can neither close the element
 /// nor open a comment, and U+2028/U+2029 as well for older script parsers.
@@ -101,6 +121,13 @@ pub fn json_for_script<T: Serialize + ?Sized>(value: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_text_cannot_open_markup_or_leave_an_attribute() {
+        assert_eq!(html_text("<b a=\"1\" c='2'>&</b>"), "&lt;b a=&quot;1&quot; c=&#39;2&#39;&gt;&amp;&lt;/b&gt;");
+        assert_eq!(html_text("a\u{202e}b\u{1b}"), "a\\u{202e}b\\u{1b}");
+        assert_eq!(html_text("floodfill ± é"), "floodfill ± é");
+    }
 
     #[test]
     fn control_characters_become_visible_escapes() {

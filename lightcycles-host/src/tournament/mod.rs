@@ -21,6 +21,7 @@
 pub mod league;
 pub mod maps;
 pub mod merge;
+pub mod page;
 pub mod progress;
 pub mod report;
 pub mod results;
@@ -142,6 +143,7 @@ impl Tournament {
                 count: s.count(),
                 games_per_pairing: self.schedule.games_per_pairing(),
             }),
+            sprt_model: self.sprt.map(|s| s.model).filter(|m| *m != crate::stats::SprtModel::Logistic),
         }
     }
 

@@ -45,6 +45,9 @@ pub struct Report {
     pub seats: usize,
     /// Whether this is a league (`--league`).
     pub league: bool,
+    /// `crosstable[i][j]`: bot `i`'s games against bot `j`, by who placed
+    /// ahead (for two seats, the games of their pairing).
+    pub crosstable: Vec<Vec<Trinomial>>,
 }
 
 /// One bot's line.
@@ -67,6 +70,8 @@ pub struct BotRow {
     pub conservative: f64,
     /// Its mean placement (1 is first), when it played.
     pub mean_place: Option<f64>,
+    /// Its games by the seat it rode (seat 0 first), from its side.
+    pub by_seat: Vec<Trinomial>,
 }
 
 /// One pairing's line, from its first bot's side.
@@ -137,6 +142,7 @@ impl Report {
                 rating: b.rating,
                 conservative: b.rating.conservative(),
                 mean_place: (b.games.games() > 0).then(|| b.place_sum as f64 / b.games.games() as f64),
+                by_seat: (0..schedule.seats()).map(|s| b.by_seat.get(s).copied().unwrap_or_default()).collect(),
             })
             .collect();
         let pairings = standings
@@ -160,7 +166,7 @@ impl Report {
             beta: s.sprt.beta,
             lower_bound: s.sprt.lower_bound(),
             upper_bound: s.sprt.upper_bound(),
-            model: "pentanomial, logistic Elo, GSPRT approximation",
+            model: s.sprt.model_text(),
             llr: standings.llr().unwrap_or(0.0),
             decision: s.decision,
         });
@@ -177,6 +183,7 @@ impl Report {
             sprt,
             seats: schedule.seats(),
             league: false,
+            crosstable: standings.crosstable().to_vec(),
         }
     }
 
@@ -218,6 +225,10 @@ impl Report {
             self.ratings_table(&mut out);
         } else {
             self.bots_table(&mut out, rated);
+        }
+        self.seats_table(&mut out);
+        if self.bots.len() > 2 {
+            self.crosstable_text(&mut out);
         }
         for p in &self.pairings {
             out.push('\n');
@@ -315,6 +326,47 @@ impl Report {
             );
             if rated {
                 let _ = write!(out, "  {:.2} ± {:.2}", b.rating.mu, b.rating.sigma);
+            }
+            out.push('\n');
+        }
+    }
+
+    /// Each bot's score by the seat it rode: a seat that wins more shows.
+    fn seats_table(&self, out: &mut String) {
+        let names: Vec<String> = self.bots.iter().map(|b| terminal_text(&b.name)).collect();
+        let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(3).max(3);
+        let _ = write!(out, "\n{:<width$}", "by seat");
+        for s in 0..self.seats {
+            let _ = write!(out, "  {:>17}", format!("seat {s}"));
+        }
+        out.push('\n');
+        for (i, b) in self.bots.iter().enumerate() {
+            let _ = write!(out, "{:<width$}", names[i]);
+            for t in &b.by_seat {
+                let _ = write!(out, "  {:>17}", format!("{}-{}-{} {}", t.wins, t.draws, t.losses, percent(t.score())));
+            }
+            out.push('\n');
+        }
+    }
+
+    /// Who wins and loses against whom: row against column, wins-draws-losses.
+    fn crosstable_text(&self, out: &mut String) {
+        let names: Vec<String> = self.bots.iter().map(|b| terminal_text(&b.name)).collect();
+        let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(3).max(10);
+        let _ = write!(out, "\n{:<width$}", "crosstable");
+        for n in &names {
+            let _ = write!(out, "  {n:>width$}");
+        }
+        out.push('\n');
+        for (i, row) in self.crosstable.iter().enumerate() {
+            let _ = write!(out, "{:<width$}", names[i]);
+            for (j, t) in row.iter().enumerate() {
+                let cell = if i == j || t.games() == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{}-{}-{}", t.wins, t.draws, t.losses)
+                };
+                let _ = write!(out, "  {cell:>width$}");
             }
             out.push('\n');
         }
@@ -443,6 +495,14 @@ mod tests {
             table.contains("   1  ff         4        3        1        0    87.5%        0        0        0\n"),
             "{table}"
         );
+        // ff rides seat 0 in the even games (0, 2: won), seat 1 in the odd
+        // (1 won, 3 drawn).
+        assert!(table.contains("by seat             seat 0             seat 1\n"), "{table}");
+        assert!(table.contains("ff        2-0-0 100.0%        1-1-0 75.0%\n"), "{table}");
+        assert!(table.contains("rnd        0-1-1 25.0%         0-0-2 0.0%\n"), "{table}");
+        assert!(!table.contains("crosstable"), "two bots: the pairing says it all");
+        assert_eq!(report.crosstable[0][1], Trinomial { wins: 3, draws: 1, losses: 0 });
+        assert_eq!(report.crosstable[1][0], report.crosstable[0][1].flipped());
         assert!(
             table.contains("   2  rnd        4        0        1        3    12.5%        0        8        0\n"),
             "{table}"

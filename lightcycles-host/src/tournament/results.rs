@@ -109,8 +109,8 @@ fn is_two(x: &usize) -> bool {
 
 /// The first line: everything that decides which games are played and how.
 /// A resumed run must have the same header; the number of games (`-g`),
-/// `--sprt`, `-j` and `-o` may differ, since they change neither a game's
-/// index nor its result.
+/// `--sprt` (and its model, recorded when not the default), `-j` and `-o`
+/// may differ, since they change neither a game's index nor its result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
     /// Always [`FORMAT`].
@@ -146,6 +146,12 @@ pub struct Header {
     /// of an unsharded run's header, which is what `tournament merge` writes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardHeader>,
+    /// The Elo model of the run's `--sprt`, when it is not the default
+    /// (logistic): so that headers without it stay as they were. Recorded,
+    /// never compared: a resumed run may test something else, as `--sprt`
+    /// itself may change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt_model: Option<crate::stats::SprtModel>,
 }
 
 /// What a shard's header says of it: which shard, and how many games per

@@ -39,6 +39,8 @@ pub struct BotStats {
     pub rating: Rating,
     /// The sum of its placements (1 is first), for the mean place.
     pub place_sum: u64,
+    /// Its games by the seat it rode, from its side.
+    pub by_seat: Vec<Trinomial>,
 }
 
 /// A Weng-Lin (OpenSkill) rating: skill `mu` with uncertainty `sigma`, on
@@ -101,6 +103,8 @@ pub struct Standings {
     pairings: Vec<PairingStats>,
     bots: Vec<BotStats>,
     sprt: Option<SprtState>,
+    /// `cross[i][j]`: bot `i`'s games against bot `j`, by who placed ahead.
+    cross: Vec<Vec<Trinomial>>,
     /// The next index to count.
     next: u64,
     /// The distance from one game counted to the next: 1, or `N` for the
@@ -122,6 +126,7 @@ impl Standings {
                 .collect(),
             bots: vec![BotStats::default(); bots],
             sprt: sprt.map(|sprt| SprtState { sprt, decision: None }),
+            cross: vec![vec![Trinomial::default(); bots]; bots],
             seats: schedule.seats(),
             next: 0,
             stride: 1,
@@ -137,6 +142,7 @@ impl Standings {
             pairings: Vec::new(),
             bots: vec![BotStats::default(); bots],
             sprt: None,
+            cross: vec![vec![Trinomial::default(); bots]; bots],
             seats,
             next: 0,
             stride: 1,
@@ -149,6 +155,10 @@ impl Standings {
     pub fn add_bots(&mut self, bots: usize) {
         if bots > self.bots.len() {
             self.bots.resize(bots, BotStats::default());
+            for row in &mut self.cross {
+                row.resize(bots, Trinomial::default());
+            }
+            self.cross.resize(bots, vec![Trinomial::default(); bots]);
         }
     }
 
@@ -203,6 +213,27 @@ impl Standings {
             f.timeout = f.timeout.saturating_add(g.timeout);
             f.crash = f.crash.saturating_add(g.crash);
             self.bots[*bot].place_sum += game.placements.get(seat).copied().unwrap_or(1) as u64;
+            let place = |s: usize| game.placements.get(s).copied().unwrap_or(1);
+            // As the games are scored: a win is winning, a draw sharing first place.
+            let score = match game.winner {
+                Some(w) if w == seat => GameScore::Win,
+                None if place(seat) == 1 => GameScore::Draw,
+                _ => GameScore::Loss,
+            };
+            let by_seat = &mut self.bots[*bot].by_seat;
+            if by_seat.len() <= seat {
+                by_seat.resize(seat + 1, Trinomial::default());
+            }
+            by_seat[seat].add(score);
+            for (other_seat, other) in game.seats.iter().enumerate() {
+                if other_seat != seat && *bot < self.cross.len() && *other < self.cross.len() {
+                    self.cross[*bot][*other].add(match place(seat).cmp(&place(other_seat)) {
+                        std::cmp::Ordering::Less => GameScore::Win,
+                        std::cmp::Ordering::Equal => GameScore::Draw,
+                        std::cmp::Ordering::Greater => GameScore::Loss,
+                    });
+                }
+            }
         }
         if self.seats > 2 {
             self.count_free_for_all(game);
@@ -294,6 +325,12 @@ impl Standings {
     /// Each bot's statistics, in the order the bots were given.
     pub fn bots(&self) -> &[BotStats] {
         &self.bots
+    }
+
+    /// `crosstable()[i][j]`: bot `i`'s games against bot `j`, by who
+    /// placed ahead (for two seats, the pairing's games).
+    pub fn crosstable(&self) -> &[Vec<Trinomial>] {
+        &self.cross
     }
 
     /// The SPRT, when one runs.

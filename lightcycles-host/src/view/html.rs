@@ -14,6 +14,23 @@ const PAGE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
 
+/// The content security policy of a page without a script (the tournament
+/// report): like the viewer's, nothing may be fetched, and no script runs.
+pub const STATIC_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'";
+
+/// A self-contained page without a script: `title` (escaped here), `style`
+/// and `body` (markup whose untrusted text the caller escaped with
+/// [`crate::io::untrusted::html_text`]).
+pub fn static_page(title: &str, style: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{STATIC_POLICY}\">\n\
+         <title>{}</title>\n<style>\n{style}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        crate::io::untrusted::html_text(title)
+    )
+}
+
 /// The colours, as the script draws them.
 #[derive(Serialize)]
 struct PaletteData {
@@ -122,6 +139,16 @@ mod tests {
         let start = page.find(open).unwrap() + open.len();
         let end = start + page[start..].find("</script>").unwrap();
         serde_json::from_str(&page[start..end]).unwrap()
+    }
+
+    #[test]
+    fn a_static_page_runs_nothing_and_fetches_nothing() {
+        let page = static_page("</title><script>", "p{}", "<p>body</p>\n");
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        assert!(page.contains("content=\"default-src 'none'; style-src 'unsafe-inline'\""));
+        assert!(!page.contains("script-src"), "no script may run");
+        assert!(page.contains("<title>&lt;/title&gt;&lt;script&gt;</title>"), "the title is escaped");
+        assert!(page.ends_with("<p>body</p>\n</body>\n</html>\n"));
     }
 
     #[test]

@@ -582,7 +582,18 @@
   });
 
   buildList();
-  select(0);
+  // A link may name a replay after '#' (the tournament report page does): its
+  // label, or the label's file name.
+  function fromHash() {
+    const wanted = decodeURIComponent(window.location.hash.slice(1));
+    if (!wanted) return -1;
+    return data.replays.findIndex((r) => r.label === wanted || r.label.endsWith('/' + wanted));
+  }
+  select(Math.max(0, fromHash()));
+  window.addEventListener('hashchange', () => {
+    const index = fromHash();
+    if (index >= 0) select(index);
+  });
   // The first replay plays as soon as the page is open.
   play();
 

@@ -2,7 +2,8 @@
 // lightcycles-host/tests/browser.rs, which writes the plan and judges what
 // this script reports. Usage: node drive.mjs PLAN.json
 //
-// The plan: { page, chromium, userDataDir, viewport: {width, height}, steps: [...] }.
+// The plan: { page, chromium, userDataDir, viewport: {width, height}, steps: [...] },
+// and static: true for a page without a script (the tournament report).
 // Steps, run in order; each one that reads the page adds a report:
 //   {do: "key", key, times}           press a key (e.g. "ArrowRight", "Shift+ArrowRight")
 //   {do: "scrub", tick}               drag the scrub bar to a tick (an input event)
@@ -12,6 +13,9 @@
 //                                     (row-major hex strings: "rrggbb" a cell on the board,
 //                                     "aa" a cell for the alpha of the marks)
 //   {do: "screenshot", path}          save a PNG of the whole page
+//   {do: "cells", selector}           the text of every cell of every row matching selector
+//   {do: "follow", selector}          click a link to a replay page, wait for its player,
+//                                     and report which replay it shows
 //   {do: "measure"}                   time the drawing: every tick stepped forward, and
 //                                     the costliest jump backwards (figures, not checks)
 // The report: { reports: [...], errors: [page errors and console errors], dialogs: [...] }.
@@ -56,7 +60,7 @@ page.on('request', (r) => {
 const reports = [];
 try {
   await page.goto(pathToFileURL(plan.page).href);
-  await page.waitForFunction(() => window.lightcycles !== undefined);
+  if (!plan.static) await page.waitForFunction(() => window.lightcycles !== undefined);
   for (const step of plan.steps) {
     if (step.do === 'key') {
       for (let k = 0; k < (step.times ?? 1); k++) await page.keyboard.press(step.key);
@@ -76,6 +80,22 @@ try {
       reports.push(await page.evaluate(probe));
     } else if (step.do === 'screenshot') {
       await page.screenshot({ path: step.path, fullPage: true });
+    } else if (step.do === 'cells') {
+      reports.push(
+        await page.$$eval(step.selector, (rows) =>
+          rows.map((tr) => Array.from(tr.querySelectorAll('td, th'), (td) => td.textContent)),
+        ),
+      );
+    } else if (step.do === 'follow') {
+      await Promise.all([page.waitForEvent('load'), page.click(step.selector)]);
+      await page.waitForFunction(() => window.lightcycles !== undefined);
+      reports.push(
+        await page.evaluate(() => ({
+          replay: window.lightcycles.replay,
+          label: document.getElementById('label').textContent,
+          hash: window.location.hash,
+        })),
+      );
     } else if (step.do === 'measure') {
       reports.push(await page.evaluate(measure));
     } else {

@@ -21,6 +21,7 @@ fn header(seed: u64) -> Header {
         maps: None,
         league: None,
         shard: None,
+        sprt_model: None,
     }
 }
 
