@@ -1,14 +1,17 @@
 //! `lightcycles.VectorEnv`: many games stepped in one call, observations
-//! written into arrays made once, ended games reset in place.
+//! written into arrays made once, ended games reset on the step after
+//! (Gymnasium's next-step autoreset).
 //!
 //! The board array is kept up to date cell by cell: a tick changes only the
 //! cells under the players' heads (trails stay, rocks stay), so a step
-//! writes a few cells per game, not the board.
+//! writes a few cells per game, not the board. Python never gets those
+//! arrays writeable: it gets copies, or read-only views of them, so what a
+//! user writes cannot reach the boards.
 
 use lightcycles_core::rng::game_seed;
 use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Map, EMPTY, ROCK};
-use numpy::ndarray::{Array2, Array3, Axis};
-use numpy::{IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
+use numpy::ndarray::{Array1, Array2, Array3, Axis};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -18,12 +21,17 @@ use crate::config::{value_error, PyConfig};
 /// Many games of one configuration, stepped together (Gymnasium's vector
 /// API, every player of every game acting at once).
 ///
-/// Observations are arrays made once and written in place: "grid"
-/// (num_envs, height, width) int8 with the values of obs["grid"], "heads"
-/// (num_envs, players, 2) int16 (x, y), "alive" (num_envs, players) bool.
-/// A game that ends is reset with the next seed in the same step, so the
-/// arrays returned always show games in play; rewards, terminations and
-/// truncations say how the ended one finished.
+/// Observations are "grid" (num_envs, height, width) int8 with the values
+/// of obs["grid"], "heads" (num_envs, players, 2) int16 (x, y), "alive"
+/// (num_envs, players) bool. With copy=True (the default) every step
+/// returns fresh arrays; with copy=False it returns the same read-only
+/// views each step, updated in place (copy what you keep). Rewards and
+/// flags are fresh arrays each step either way.
+///
+/// A game that ends shows its final board on the step it ends (rewards,
+/// terminations and truncations say how); the next step resets it with
+/// the next seed, ignoring its actions, with reward 0 and no flags:
+/// Gymnasium's next-step autoreset.
 #[pyclass(name = "VectorEnv", module = "lightcycles", unsendable)]
 pub struct PyVectorEnv {
     config: Config,
@@ -32,15 +40,26 @@ pub struct PyVectorEnv {
     maps: Vec<Map>,
     /// The seed of each game in play.
     seeds: Vec<u64>,
+    /// The games that ended on the last step: reset on the next.
+    done: Vec<bool>,
     base_seed: u64,
     /// Games started so far: game k gets seed `base_seed + k`.
     started: u64,
+    /// No step since the env was made: a reset without a seed then plays
+    /// the games of the env's seed again, not the ones after them.
+    untouched: bool,
+    /// Fresh arrays per step, or the same read-only views.
+    copy: bool,
+    /// Every action of a step, checked before any game moves.
+    actions: Vec<Action>,
     grid: Py<PyArray3<i8>>,
     heads: Py<PyArray3<i16>>,
     alive: Py<PyArray2<bool>>,
     rewards: Py<PyArray2<f32>>,
-    terminations: Py<numpy::PyArray1<bool>>,
-    truncations: Py<numpy::PyArray1<bool>>,
+    terminations: Py<PyArray1<bool>>,
+    truncations: Py<PyArray1<bool>>,
+    /// Read-only views of grid, heads and alive: what copy=False hands out.
+    views: Vec<Py<PyAny>>,
 }
 
 impl PyVectorEnv {
@@ -51,6 +70,7 @@ impl PyVectorEnv {
         self.games[env] = FastGame::from_map(&self.config, &map).map_err(value_error)?;
         self.maps[env] = map;
         self.seeds[env] = seed;
+        self.done[env] = false;
         Ok(())
     }
 
@@ -83,19 +103,56 @@ impl PyVectorEnv {
         Ok(())
     }
 
+    /// Observation array `k` (grid, heads, alive) as Python gets it: a
+    /// fresh copy, or the read-only view.
+    fn out<'py>(&self, py: Python<'py>, k: usize) -> PyResult<Bound<'py, PyAny>> {
+        let view = self.views[k].bind(py);
+        if self.copy {
+            view.call_method0("copy")
+        } else {
+            Ok(view.clone())
+        }
+    }
+
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        d.set_item("grid", self.grid.bind(py))?;
-        d.set_item("heads", self.heads.bind(py))?;
-        d.set_item("alive", self.alive.bind(py))?;
+        d.set_item("grid", self.out(py, 0)?)?;
+        d.set_item("heads", self.out(py, 1)?)?;
+        d.set_item("alive", self.out(py, 2)?)?;
         Ok(d)
+    }
+
+    /// Gymnasium's info of the games that just started: "seed" for every
+    /// env, and "_seed" saying which of them it is for.
+    fn seed_infos<'py>(&self, py: Python<'py>, fresh: &[usize]) -> PyResult<Bound<'py, PyDict>> {
+        let infos = PyDict::new(py);
+        if !fresh.is_empty() {
+            let mut seeds = Array1::<u64>::zeros(self.games.len());
+            let mut mask = Array1::<bool>::from_elem(self.games.len(), false);
+            for &env in fresh {
+                seeds[env] = self.seeds[env];
+                mask[env] = true;
+            }
+            infos.set_item("seed", seeds.into_pyarray(py))?;
+            infos.set_item("_seed", mask.into_pyarray(py))?;
+        }
+        Ok(infos)
     }
 }
 
-/// An output array that cannot be written: read-only (numpy's flag), or
-/// held by another borrow.
+/// An output array that cannot be written: held by another borrow.
 fn borrowed(e: numpy::BorrowError) -> PyErr {
     PyValueError::new_err(format!("an observation array cannot be written: {e}"))
+}
+
+/// A read-only view of `array`: numpy refuses writes through it, and the
+/// array itself stays writeable for the engine.
+fn read_only<'py>(array: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+    let view = array.call_method0("view")?;
+    let kwargs = PyDict::new(array.py());
+    kwargs.set_item("write", false)?;
+    view.call_method("setflags", (), Some(&kwargs))?;
+    Ok(view.unbind())
 }
 
 /// The most envs one VectorEnv holds (each is a game, a map and its rows
@@ -105,8 +162,14 @@ const MAX_ENVS: usize = 1 << 20;
 #[pymethods]
 impl PyVectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, config=None, seed=0))]
-    fn new(py: Python<'_>, num_envs: usize, config: Option<PyRef<'_, PyConfig>>, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (num_envs, config=None, seed=0, copy=true))]
+    fn new(
+        py: Python<'_>,
+        num_envs: usize,
+        config: Option<PyRef<'_, PyConfig>>,
+        seed: u64,
+        copy: bool,
+    ) -> PyResult<Self> {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs is at least 1"));
         }
@@ -118,7 +181,7 @@ impl PyVectorEnv {
         let first = FastGame::seeded(&config, seed).map_err(value_error)?;
         // What the envs take, asked of the allocator before anything is
         // made: a size it cannot give is a MemoryError, never an abort.
-        let bytes = num_envs.saturating_mul(2 * std::mem::size_of::<FastGame>() + w * h * 4 + n * 16);
+        let bytes = num_envs.saturating_mul(2 * std::mem::size_of::<FastGame>() + w * h * 4 + n * 24);
         let mut probe: Vec<u8> = Vec::new();
         probe.try_reserve_exact(bytes).map_err(|_| {
             PyMemoryError::new_err(format!(
@@ -127,19 +190,31 @@ impl PyVectorEnv {
             ))
         })?;
         drop(probe);
+        let grid = Array3::<i8>::zeros((num_envs, h, w)).into_pyarray(py);
+        let heads = Array3::<i16>::zeros((num_envs, n, 2)).into_pyarray(py);
+        let alive = Array2::<bool>::from_elem((num_envs, n), false).into_pyarray(py);
+        let rewards = Array2::<f32>::zeros((num_envs, n)).into_pyarray(py);
+        let terminations = PyArray1::<bool>::zeros(py, num_envs, false);
+        let truncations = PyArray1::<bool>::zeros(py, num_envs, false);
+        let views = vec![read_only(grid.as_any())?, read_only(heads.as_any())?, read_only(alive.as_any())?];
         let mut env = PyVectorEnv {
             config,
             games: vec![first; num_envs],
             maps: vec![map::generate(&config, seed).map_err(value_error)?; num_envs],
             seeds: vec![0; num_envs],
+            done: vec![false; num_envs],
             base_seed: seed,
             started: 0,
-            grid: Array3::<i8>::zeros((num_envs, h, w)).into_pyarray(py).unbind(),
-            heads: Array3::<i16>::zeros((num_envs, n, 2)).into_pyarray(py).unbind(),
-            alive: Array2::<bool>::from_elem((num_envs, n), false).into_pyarray(py).unbind(),
-            rewards: Array2::<f32>::zeros((num_envs, n)).into_pyarray(py).unbind(),
-            terminations: numpy::PyArray1::<bool>::zeros(py, num_envs, false).unbind(),
-            truncations: numpy::PyArray1::<bool>::zeros(py, num_envs, false).unbind(),
+            untouched: true,
+            copy,
+            actions: vec![Action::Keep; num_envs * n],
+            grid: grid.unbind(),
+            heads: heads.unbind(),
+            alive: alive.unbind(),
+            rewards: rewards.unbind(),
+            terminations: terminations.unbind(),
+            truncations: truncations.unbind(),
+            views,
         };
         for i in 0..num_envs {
             env.start(i)?;
@@ -160,41 +235,49 @@ impl PyVectorEnv {
         self.seeds.clone()
     }
 
-    /// Starts every game again: game i of this reset gets seed SEED+i (the
-    /// seed given when the env was made, when none is given here).
-    /// Returns (observations, infos).
+    /// Whether each step returns fresh arrays (True) or the same read-only
+    /// views, updated in place (False).
+    #[getter]
+    fn copy(&self) -> bool {
+        self.copy
+    }
+
+    /// Starts every game again. With a seed, game i of this reset gets
+    /// seed SEED+i and the games after them SEED+num_envs, …; without one,
+    /// the games go on with the seeds not played yet (the env's own seeds
+    /// before its first step). Returns
+    /// (observations, infos), infos["seed"] the seed of each game.
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
         if let Some(seed) = seed {
             self.base_seed = seed;
         }
-        self.started = 0;
+        if seed.is_some() || self.untouched {
+            self.started = 0;
+        }
+        self.untouched = false;
         for i in 0..self.games.len() {
             self.start(i)?;
         }
-        self.write(py, &(0..self.games.len()).collect::<Vec<_>>())?;
-        let infos = PyDict::new(py);
-        infos.set_item("seeds", self.seeds.clone())?;
-        Ok((self.observations(py)?, infos))
+        let all: Vec<usize> = (0..self.games.len()).collect();
+        self.write(py, &all)?;
+        Ok((self.observations(py)?, self.seed_infos(py, &all)?))
     }
 
     /// One tick of every game: `actions` is an int array (num_envs,
-    /// players), 0–3 for N, E, S, W and -1 for no move. Returns
-    /// (observations, rewards, terminations, truncations, infos): rewards
-    /// (num_envs, players) are +1 for the winner, -1 for the others, 0 on a
-    /// draw and while a game goes on; a game that ended is reset at once.
+    /// players), 0–3 for N, E, S, W and -1 for no move, all checked before
+    /// any game moves. Returns (observations, rewards, terminations,
+    /// truncations, infos): rewards (num_envs, players) are +1 for the
+    /// winner, -1 for the others, 0 on a draw and while a game goes on. A
+    /// game that ended on the last step is reset instead (its actions
+    /// ignored; infos["seed"] and infos["_seed"] name the new games).
     #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray2<'py, i64>,
-    ) -> PyResult<(
-        Bound<'py, PyDict>,
-        Bound<'py, PyArray2<f32>>,
-        Bound<'py, numpy::PyArray1<bool>>,
-        Bound<'py, numpy::PyArray1<bool>>,
-        Bound<'py, PyDict>,
-    )> {
+    ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyDict>)>
+    {
         let n = self.config.players as usize;
         let actions = actions.as_array();
         if actions.shape() != [self.games.len(), n] {
@@ -204,7 +287,21 @@ impl PyVectorEnv {
                 self.games.len()
             )));
         }
-        let mut ended = Vec::new();
+        // Every action is read before a game moves: a bad one leaves every
+        // game as it was.
+        for ((env, id), &code) in actions.indexed_iter() {
+            self.actions[env * n + id] = match u32::try_from(code).ok().and_then(Dir::from_code) {
+                Some(d) => Action::Move(d),
+                None if code == -1 => Action::Keep,
+                None => {
+                    return Err(PyValueError::new_err(format!(
+                        "action {code} of env {env}, player {id}: expected 0 to 3, or -1 for no move"
+                    )))
+                }
+            };
+        }
+        self.untouched = false;
+        let fresh: Vec<usize> = (0..self.games.len()).filter(|&env| self.done[env]).collect();
         {
             let mut rewards = self.rewards.bind(py).try_readwrite().map_err(borrowed)?;
             let mut rewards = rewards.as_array_mut();
@@ -215,21 +312,11 @@ impl PyVectorEnv {
             rewards.fill(0.0);
             terminations.fill(false);
             truncations.fill(false);
-            let mut step = [Action::Keep; lightcycles_core::config::MAX_PLAYERS];
             for (env, game) in self.games.iter_mut().enumerate() {
-                for (id, slot) in step.iter_mut().enumerate().take(n) {
-                    let code = actions[[env, id]];
-                    *slot = match u32::try_from(code).ok().and_then(Dir::from_code) {
-                        Some(d) => Action::Move(d),
-                        None if code == -1 => Action::Keep,
-                        None => {
-                            return Err(PyValueError::new_err(format!(
-                                "action {code} of env {env}, player {id}: expected 0 to 3, or -1 for no move"
-                            )))
-                        }
-                    };
+                if self.done[env] {
+                    continue;
                 }
-                game.step(&step[..n]).map_err(value_error)?;
+                game.step(&self.actions[env * n..(env + 1) * n]).map_err(value_error)?;
                 if let Some(outcome) = game.outcome() {
                     if let Some(w) = outcome.winner {
                         for id in 0..n {
@@ -239,22 +326,22 @@ impl PyVectorEnv {
                     let at_cap = outcome.draw && outcome.eliminated_at.iter().any(Option::is_none);
                     terminations[env] = !at_cap;
                     truncations[env] = at_cap;
-                    ended.push(env);
+                    self.done[env] = true;
                 }
             }
         }
-        for &env in &ended {
+        for &env in &fresh {
             self.start(env)?;
         }
-        self.write(py, &ended)?;
-        let infos = PyDict::new(py);
-        infos.set_item("ended", ended)?;
+        self.write(py, &fresh)?;
+        // Rewards and flags are fresh each step whatever `copy` says, as
+        // Gymnasium's own vector envs have them: wrappers write into them.
         Ok((
             self.observations(py)?,
-            self.rewards.bind(py).clone(),
-            self.terminations.bind(py).clone(),
-            self.truncations.bind(py).clone(),
-            infos,
+            self.rewards.bind(py).call_method0("copy")?,
+            self.terminations.bind(py).call_method0("copy")?,
+            self.truncations.bind(py).call_method0("copy")?,
+            self.seed_infos(py, &fresh)?,
         ))
     }
 }

@@ -105,8 +105,8 @@ def vector_rows(seconds: float) -> List[Tuple[str, str]]:
     from lightcycles.env import VectorEnv
 
     rows = []
-    for n in (1, 64, 1024):
-        env = VectorEnv(n, seed=0)
+    for n, copy in ((1, False), (64, False), (1024, False), (1024, True)):
+        env = VectorEnv(n, seed=0, copy=copy)
         env.reset(seed=0)
         rng = np.random.default_rng(0)
         actions = [rng.integers(0, 4, size=(n, 2)) for _ in range(16)]
@@ -117,12 +117,14 @@ def vector_rows(seconds: float) -> List[Tuple[str, str]]:
             k[0] += 1
 
         per = per_call(step, seconds)
-        ended, calls = 0, 200
+        reset, calls = 0, 200
         for i in range(calls):
-            ended += len(env.step(actions[i % 16])[4]["ended"])
+            infos = env.step(actions[i % 16])[4]
+            reset += int(infos["_seed"].sum()) if "_seed" in infos else 0
+        arrays = "fresh arrays (copy=True)" if copy else "arrays in place (copy=False)"
         rows.append(
             (
-                f"VectorEnv.step, {n} envs (random moves; {ended / calls:,.1f} games end and are reset a step)",
+                f"VectorEnv.step, {n} envs, {arrays} (random moves; {reset / calls:,.1f} games reset a step)",
                 f"{n / per:,.0f} env steps/s",
             )
         )

@@ -1,5 +1,5 @@
 """Environments for reinforcement learning: a PettingZoo ``ParallelEnv`` and a
-batched ``VectorEnv`` in Gymnasium's vector style.
+batched ``VectorEnv``, a ``gymnasium.vector.VectorEnv``.
 
 Both follow the rule book: every player moves at once, a reversal into the
 neck keeps the direction, the last one riding wins. Rewards are +1 for the
@@ -18,6 +18,9 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector import VectorEnv as GymVectorEnv
+from gymnasium.vector.utils import batch_space
 from pettingzoo import ParallelEnv
 
 from lightcycles._lightcycles import Config, Game
@@ -157,34 +160,65 @@ class LightCyclesEnv(ParallelEnv):
     def render(self) -> Optional[str]:
         if self.render_mode != "ansi" or self.game is None:
             return None
-        chars = {EMPTY: ".", ROCK: "#"}
-        rows = ["".join(chars.get(v, str(v)) for v in row) for row in self.game.grid()]
-        return "\n".join(rows)
+        return ansi(self.game.grid())
 
     def close(self) -> None:
         self.game = None
 
 
-class VectorEnv:
-    """Many games stepped in one Rust call, in Gymnasium's vector style:
-    ``VectorEnv(num_envs, seed=0, width=48, …)``.
+class VectorEnv(GymVectorEnv):
+    """Many games stepped in one Rust call, as a ``gymnasium.vector.VectorEnv``
+    for self-play: ``VectorEnv(num_envs, seed=0, copy=True, seat=None,
+    render_mode=None, width=48, …)``.
 
     ``step(actions)`` takes an int array (num_envs, players), 0–3 or -1 for
-    no move, and returns (observations, rewards, terminations, truncations,
-    infos). Observations are a dict of arrays written in place each step
-    (copy them to keep them): ``grid`` (num_envs, height, width) int8,
-    ``heads`` (num_envs, players, 2) int16, ``alive`` (num_envs, players).
-    A game that ends is reset in the same step with the next seed; its
-    rewards and flags say how it ended, ``infos["ended"]`` which games.
+    no move (every action is checked before any game moves), and returns
+    (observations, rewards, terminations, truncations, infos).
+    Observations are a dict: ``grid`` (num_envs, height, width) int8 (the
+    values of obs["grid"]), ``heads`` (num_envs, players, 2) int16 (x, y),
+    ``alive`` (num_envs, players) bool. Rewards are (num_envs, players), +1
+    for the winner and -1 for the others when a game ends; with ``seat=k``
+    they are seat k's alone, (num_envs,), the shape Gymnasium's reward
+    wrappers (``RecordEpisodeStatistics``, ``NormalizeReward``) take.
+
+    Autoreset is Gymnasium's ``NEXT_STEP`` (``metadata["autoreset_mode"]``):
+    the step on which a game ends returns its final board, rewards and
+    flags; the next step resets it with the next seed instead of moving
+    it (its actions ignored, reward 0, no flags; ``infos["seed"]`` and the
+    mask ``infos["_seed"]`` name the new games).
+
+    ``copy=True`` returns fresh observation arrays each step; ``copy=False``
+    the same read-only views each step, updated in place (faster; copy
+    what you keep). Rewards and flags are fresh arrays each step either
+    way, as in Gymnasium's own vector envs. Nothing written into a returned
+    array reaches the games.
     """
 
-    def __init__(self, num_envs: int, seed: int = 0, **config: Any) -> None:
-        self.config = Config(**config)
-        self._env = _VectorEnv(num_envs, self.config, seed)
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        num_envs: int,
+        seed: int = 0,
+        copy: bool = True,
+        seat: Optional[int] = None,
+        render_mode: Optional[str] = None,
+        **config: Any,
+    ) -> None:
         self.num_envs = num_envs
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")
+        self.config = Config(**config)
         n, h, w = self.config.players, self.config.height, self.config.width
+        if seat is not None and not 0 <= seat < n:
+            raise ValueError(f"seat {seat} is not a player of {n}")
+        self._env = _VectorEnv(num_envs, self.config, seed, copy)
+        self.copy = copy
+        self.seat = seat
+        self.render_mode = render_mode
+        self._grid: Optional[np.ndarray] = None
         self.single_action_space = spaces.MultiDiscrete([4] * n)
-        self.action_space = spaces.MultiDiscrete(np.full((num_envs, n), 4))
+        self.action_space = batch_space(self.single_action_space, num_envs)
         self.single_observation_space = spaces.Dict(
             {
                 "grid": spaces.Box(-2, 7, (h, w), np.int8),
@@ -192,27 +226,40 @@ class VectorEnv:
                 "alive": spaces.MultiBinary(n),
             }
         )
-        self.observation_space = spaces.Dict(
-            {
-                "grid": spaces.Box(-2, 7, (num_envs, h, w), np.int8),
-                "heads": spaces.Box(0, 255, (num_envs, n, 2), np.int16),
-                "alive": spaces.MultiBinary((num_envs, n)),
-            }
-        )
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
 
     @property
     def seeds(self) -> List[int]:
         """The seed of each game in play."""
         return self._env.seeds
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
-        return self._env.reset(seed)
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        """Starts every game again: with ``seed``, game i gets seed+i (and
+        ``np_random`` is seeded); without, the games go on with the seeds
+        not played yet (the env's own before its first step)."""
+        super().reset(seed=seed)
+        obs, infos = self._env.reset(seed)
+        self._grid = obs["grid"]
+        return obs, infos
 
-    def step(self, actions: np.ndarray):
-        return self._env.step(np.asarray(actions, dtype=np.int64))
+    def step(self, actions: Any):
+        obs, rewards, terminations, truncations, infos = self._env.step(np.asarray(actions, dtype=np.int64))
+        if self.seat is not None:
+            rewards = rewards[:, self.seat]
+        self._grid = obs["grid"]
+        return obs, rewards, terminations, truncations, infos
 
-    def close(self) -> None:
-        pass
+    def render(self) -> Optional[tuple]:
+        """With ``render_mode="ansi"``, each game's board as text."""
+        if self.render_mode != "ansi" or self._grid is None:
+            return None
+        return tuple(ansi(board) for board in self._grid)
 
 
-__all__ = ["LightCyclesEnv", "PLANES", "VectorEnv", "parallel_env", "planes"]
+def ansi(grid: np.ndarray) -> str:
+    """A board as text: ``.`` empty, ``#`` rock, a player's id for its trail."""
+    chars = {EMPTY: ".", ROCK: "#"}
+    return "\n".join("".join(chars.get(int(v), str(int(v))) for v in row) for row in grid)
+
+
+__all__ = ["LightCyclesEnv", "PLANES", "VectorEnv", "ansi", "parallel_env", "planes"]
