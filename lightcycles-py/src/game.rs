@@ -5,7 +5,8 @@ use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{map, Action, Answer, Config, Engine, FastGame, FaultPolicy, GameError, Pos, StepError};
 use lightcycles_host::game::match_loop::MapFile;
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::ndarray::{Array1, Array3};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -13,6 +14,7 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::config::{value_error, PyConfig};
 use crate::convert;
+use crate::obs;
 
 create_exception!(lightcycles, GameOver, PyRuntimeError, "Raised by Game.step on a game that is over.");
 
@@ -226,6 +228,49 @@ impl PyGame {
             .map(|(x, y)| self.game.cell(Pos::new(x as u8, y as u8)))
             .collect();
         PyArray1::from_vec(py, cells).reshape([c.height as usize, c.width as usize])
+    }
+
+    /// The planes of player `you` (5, rows, columns), int8 or float32:
+    /// own trail, other trails, walls, heads, the cells behind the heads
+    /// (lightcycles.env.PLANES). egocentric=True centres them on the
+    /// player's head and turns them so that its heading is up, in a square
+    /// of side 2 * view + 1 (view None: the whole board from any cell).
+    #[pyo3(signature = (you, egocentric=false, view=None, dtype=None))]
+    fn planes<'py>(
+        &self,
+        py: Python<'py>,
+        you: usize,
+        egocentric: bool,
+        view: Option<usize>,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let id = self.player_id(you)?;
+        let c = self.game.config();
+        let view = obs::View::new(egocentric, view, c.width, c.height)?;
+        let (rows, cols) = view.shape(c.width, c.height);
+        let dtype = dtype.map(obs::Dtype::from_py).transpose()?.unwrap_or(obs::Dtype::I8);
+        Ok(match dtype {
+            obs::Dtype::I8 => {
+                let mut out = Array3::<i8>::zeros((obs::PLANES, rows, cols));
+                obs::write_planes(&self.game, id, view, &mut out.view_mut());
+                out.into_pyarray(py).into_any()
+            }
+            obs::Dtype::F32 => {
+                let mut out = Array3::<f32>::zeros((obs::PLANES, rows, cols));
+                obs::write_planes(&self.game, id, view, &mut out.view_mut());
+                out.into_pyarray(py).into_any()
+            }
+        })
+    }
+
+    /// The action mask of player `you`: four int8 (N, E, S, W), 1 for the
+    /// moves that do not crash at once; all four when none is safe or the
+    /// player is out (a masked policy always has a move).
+    fn action_mask<'py>(&self, py: Python<'py>, you: usize) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let id = self.player_id(you)?;
+        let mut out = Array1::<i8>::zeros(4);
+        obs::write_mask(&self.game, id, &mut out.view_mut());
+        Ok(out.into_pyarray(py))
     }
 
     /// The value of one cell: -1 empty, -2 rock (and off the board), a

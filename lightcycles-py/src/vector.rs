@@ -9,14 +9,15 @@
 //! user writes cannot reach the boards.
 
 use lightcycles_core::rng::game_seed;
-use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Map, EMPTY, ROCK};
-use numpy::ndarray::{Array1, Array2, Array3, Axis};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
+use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Map, Pos, EMPTY, ROCK};
+use numpy::ndarray::{Array1, Array2, Array3, Array5, Axis};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray5, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::config::{value_error, PyConfig};
+use crate::obs::{self, Cell, Dtype, View};
 
 /// Many games of one configuration, stepped together (Gymnasium's vector
 /// API, every player of every game acting at once).
@@ -54,12 +55,105 @@ pub struct PyVectorEnv {
     actions: Vec<Action>,
     grid: Py<PyArray3<i8>>,
     heads: Py<PyArray3<i16>>,
+    dirs: Py<PyArray2<i8>>,
     alive: Py<PyArray2<bool>>,
+    /// obs_type="planes": every seat's planes, and how they are laid out.
+    planes: Option<(Planes, View)>,
+    /// Where the planes mark each player's head and the cell behind it
+    /// (2 per player per game): what the next tick clears.
+    marks: Vec<Option<Pos>>,
+    /// action_mask=True: every seat's safe moves.
+    mask: Option<Py<PyArray3<i8>>>,
     rewards: Py<PyArray2<f32>>,
     terminations: Py<PyArray1<bool>>,
     truncations: Py<PyArray1<bool>>,
-    /// Read-only views of grid, heads and alive: what copy=False hands out.
-    views: Vec<Py<PyAny>>,
+    /// The observation's keys, and read-only views of their arrays: what
+    /// copy=False hands out.
+    views: Vec<(&'static str, Py<PyAny>)>,
+}
+
+/// The planes of every seat of every game (num_envs, players, PLANES,
+/// rows, columns), of one cell type.
+enum Planes {
+    I8(Py<PyArray5<i8>>),
+    F32(Py<PyArray5<f32>>),
+}
+
+/// Writes the planes of every seat of every game into `out`. Egocentric
+/// planes are written whole (a view moves with its rider); the others
+/// only where a tick changes them: the cells under the heads in the trail
+/// planes, and the marks of the heads and the cells behind them, which
+/// `marks` remembers (head, behind, for each player of each game). A game
+/// in `fresh` (just started: its board is its map) is its map's rocks and
+/// then the same.
+fn write_all_planes<T: Cell>(
+    games: &[FastGame],
+    maps: &[Map],
+    view: View,
+    fresh: &[usize],
+    marks: &mut [Option<Pos>],
+    out: &Bound<'_, PyArray5<T>>,
+) -> PyResult<()> {
+    let mut out = out.try_readwrite().map_err(borrowed)?;
+    let mut out = out.as_array_mut();
+    let mut started = vec![false; games.len()];
+    for &env in fresh {
+        started[env] = true;
+    }
+    let whole = view.egocentric;
+    for (env, game) in games.iter().enumerate() {
+        let n = game.num_players();
+        let mut seats = out.index_axis_mut(Axis(0), env);
+        let marks = &mut marks[env * 2 * n..(env + 1) * 2 * n];
+        if whole {
+            for id in 0..n {
+                obs::write_planes(game, id, view, &mut seats.index_axis_mut(Axis(0), id));
+            }
+        } else {
+            if started[env] {
+                seats.fill(T::ZERO);
+                marks.fill(None);
+                let w = game.config().width as usize;
+                for (i, _) in maps[env].rocks.iter().enumerate().filter(|(_, &rock)| rock) {
+                    for seat in 0..n {
+                        seats[[seat, 2, i / w, i % w]] = T::ONE;
+                    }
+                }
+            }
+            for (k, mark) in marks.iter().enumerate() {
+                if let Some(p) = mark {
+                    for seat in 0..n {
+                        seats[[seat, 3 + k % 2, p.y as usize, p.x as usize]] = T::ZERO;
+                    }
+                }
+            }
+            for id in 0..n {
+                let p = game.player(id).pos;
+                let v = game.cell(p);
+                let (y, x) = (p.y as usize, p.x as usize);
+                for seat in 0..n {
+                    let own = v == seat as i8;
+                    seats[[seat, 0, y, x]] = if own { T::ONE } else { T::ZERO };
+                    seats[[seat, 1, y, x]] = if v >= 0 && !own { T::ONE } else { T::ZERO };
+                }
+            }
+        }
+        for id in 0..n {
+            let p = game.player(id);
+            let behind = p.pos.step(p.dir.opposite(), game.config().width, game.config().height);
+            marks[2 * id] = p.alive.then_some(p.pos);
+            marks[2 * id + 1] = if p.alive { behind } else { None };
+            if !whole && p.alive {
+                for seat in 0..n {
+                    seats[[seat, 3, p.pos.y as usize, p.pos.x as usize]] = T::ONE;
+                    if let Some(b) = behind {
+                        seats[[seat, 4, b.y as usize, b.x as usize]] = T::ONE;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 impl PyVectorEnv {
@@ -77,13 +171,15 @@ impl PyVectorEnv {
     /// Writes the boards of the games in `fresh` (just started: a board is
     /// its map) whole, and the players of every game with the cells under
     /// their heads: the arrays are borrowed once for the lot.
-    fn write(&self, py: Python<'_>, fresh: &[usize]) -> PyResult<()> {
+    fn write(&mut self, py: Python<'_>, fresh: &[usize]) -> PyResult<()> {
         let mut grid = self.grid.bind(py).try_readwrite().map_err(borrowed)?;
         let mut grid = grid.as_array_mut();
         let mut heads = self.heads.bind(py).try_readwrite().map_err(borrowed)?;
         let mut heads = heads.as_array_mut();
         let mut alive = self.alive.bind(py).try_readwrite().map_err(borrowed)?;
         let mut alive = alive.as_array_mut();
+        let mut dirs = self.dirs.bind(py).try_readwrite().map_err(borrowed)?;
+        let mut dirs = dirs.as_array_mut();
         for &env in fresh {
             // Rocks and empty cells; the start cells are the heads, below.
             let mut board = grid.index_axis_mut(Axis(0), env);
@@ -98,27 +194,43 @@ impl PyVectorEnv {
                 heads[[env, id, 0]] = p.pos.x as i16;
                 heads[[env, id, 1]] = p.pos.y as i16;
                 alive[[env, id]] = p.alive;
+                dirs[[env, id]] = p.dir.code() as i8;
+            }
+        }
+        let marks = &mut self.marks;
+        match &self.planes {
+            Some((Planes::I8(planes), view)) => {
+                write_all_planes(&self.games, &self.maps, *view, fresh, marks, planes.bind(py))?
+            }
+            Some((Planes::F32(planes), view)) => {
+                write_all_planes(&self.games, &self.maps, *view, fresh, marks, planes.bind(py))?
+            }
+            None => {}
+        }
+        if let Some(mask) = &self.mask {
+            let mut mask = mask.bind(py).try_readwrite().map_err(borrowed)?;
+            let mut mask = mask.as_array_mut();
+            for (env, game) in self.games.iter().enumerate() {
+                for id in 0..game.num_players() {
+                    obs::write_mask(game, id, &mut mask.index_axis_mut(Axis(0), env).index_axis_mut(Axis(0), id));
+                }
             }
         }
         Ok(())
     }
 
-    /// Observation array `k` (grid, heads, alive) as Python gets it: a
-    /// fresh copy, or the read-only view.
-    fn out<'py>(&self, py: Python<'py>, k: usize) -> PyResult<Bound<'py, PyAny>> {
-        let view = self.views[k].bind(py);
-        if self.copy {
-            view.call_method0("copy")
-        } else {
-            Ok(view.clone())
-        }
-    }
-
+    /// The observation dict as Python gets it: fresh copies of the
+    /// arrays, or their read-only views.
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        d.set_item("grid", self.out(py, 0)?)?;
-        d.set_item("heads", self.out(py, 1)?)?;
-        d.set_item("alive", self.out(py, 2)?)?;
+        for (key, view) in &self.views {
+            let view = view.bind(py);
+            if self.copy {
+                d.set_item(*key, view.call_method0("copy")?)?;
+            } else {
+                d.set_item(*key, view)?;
+            }
+        }
         Ok(d)
     }
 
@@ -162,13 +274,19 @@ const MAX_ENVS: usize = 1 << 20;
 #[pymethods]
 impl PyVectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, config=None, seed=0, copy=true))]
+    #[pyo3(signature = (num_envs, config=None, seed=0, copy=true, obs_type="grid", egocentric=false, view=None, dtype=None, action_mask=false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         num_envs: usize,
         config: Option<PyRef<'_, PyConfig>>,
         seed: u64,
         copy: bool,
+        obs_type: &str,
+        egocentric: bool,
+        view: Option<usize>,
+        dtype: Option<&Bound<'_, PyAny>>,
+        action_mask: bool,
     ) -> PyResult<Self> {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs is at least 1"));
@@ -178,10 +296,25 @@ impl PyVectorEnv {
         }
         let config = PyConfig::or_default(config);
         let (w, h, n) = (config.width as usize, config.height as usize, config.players as usize);
+        let planes_view = match obs_type {
+            "grid" if egocentric || view.is_some() || dtype.is_some() => {
+                return Err(PyValueError::new_err("egocentric, view and dtype are options of obs_type=\"planes\""));
+            }
+            "grid" => None,
+            "planes" => Some((
+                View::new(egocentric, view, config.width, config.height)?,
+                dtype.map(Dtype::from_py).transpose()?.unwrap_or(Dtype::I8),
+            )),
+            _ => return Err(PyValueError::new_err(format!("obs_type {obs_type:?} is not \"grid\" or \"planes\""))),
+        };
+        let plane_bytes = planes_view.map_or(0, |(v, d)| {
+            let (rows, cols) = v.shape(config.width, config.height);
+            n * obs::PLANES * rows * cols * if d == Dtype::F32 { 4 } else { 1 }
+        });
         let first = FastGame::seeded(&config, seed).map_err(value_error)?;
         // What the envs take, asked of the allocator before anything is
         // made: a size it cannot give is a MemoryError, never an abort.
-        let bytes = num_envs.saturating_mul(2 * std::mem::size_of::<FastGame>() + w * h * 4 + n * 24);
+        let bytes = num_envs.saturating_mul(2 * std::mem::size_of::<FastGame>() + w * h * 4 + n * 32 + 2 * plane_bytes);
         let mut probe: Vec<u8> = Vec::new();
         probe.try_reserve_exact(bytes).map_err(|_| {
             PyMemoryError::new_err(format!(
@@ -193,10 +326,41 @@ impl PyVectorEnv {
         let grid = Array3::<i8>::zeros((num_envs, h, w)).into_pyarray(py);
         let heads = Array3::<i16>::zeros((num_envs, n, 2)).into_pyarray(py);
         let alive = Array2::<bool>::from_elem((num_envs, n), false).into_pyarray(py);
+        let dirs = Array2::<i8>::zeros((num_envs, n)).into_pyarray(py);
         let rewards = Array2::<f32>::zeros((num_envs, n)).into_pyarray(py);
         let terminations = PyArray1::<bool>::zeros(py, num_envs, false);
         let truncations = PyArray1::<bool>::zeros(py, num_envs, false);
-        let views = vec![read_only(grid.as_any())?, read_only(heads.as_any())?, read_only(alive.as_any())?];
+        let mut views = Vec::new();
+        let planes = match planes_view {
+            None => {
+                views.push(("grid", read_only(grid.as_any())?));
+                views.push(("heads", read_only(heads.as_any())?));
+                views.push(("dirs", read_only(dirs.as_any())?));
+                views.push(("alive", read_only(alive.as_any())?));
+                None
+            }
+            Some((view, dtype)) => {
+                let (rows, cols) = view.shape(config.width, config.height);
+                let shape = (num_envs, n, obs::PLANES, rows, cols);
+                let planes = match dtype {
+                    Dtype::I8 => Planes::I8(Array5::<i8>::zeros(shape).into_pyarray(py).unbind()),
+                    Dtype::F32 => Planes::F32(Array5::<f32>::zeros(shape).into_pyarray(py).unbind()),
+                };
+                let array = match &planes {
+                    Planes::I8(a) => a.bind(py).clone().into_any(),
+                    Planes::F32(a) => a.bind(py).clone().into_any(),
+                };
+                views.push(("planes", read_only(&array)?));
+                Some((planes, view))
+            }
+        };
+        let mask = if action_mask {
+            let mask = Array3::<i8>::zeros((num_envs, n, 4)).into_pyarray(py);
+            views.push(("action_mask", read_only(mask.as_any())?));
+            Some(mask.unbind())
+        } else {
+            None
+        };
         let mut env = PyVectorEnv {
             config,
             games: vec![first; num_envs],
@@ -210,7 +374,11 @@ impl PyVectorEnv {
             actions: vec![Action::Keep; num_envs * n],
             grid: grid.unbind(),
             heads: heads.unbind(),
+            dirs: dirs.unbind(),
             alive: alive.unbind(),
+            planes,
+            marks: vec![None; num_envs * 2 * n],
+            mask,
             rewards: rewards.unbind(),
             terminations: terminations.unbind(),
             truncations: truncations.unbind(),

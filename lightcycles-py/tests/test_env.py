@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import lightcycles as lc
+from conftest import reference_planes
 
 env_mod = pytest.importorskip("lightcycles.env")
 
@@ -20,7 +21,7 @@ def test_parallel_env_plays_the_seeded_game_and_rewards_the_winner():
     env = env_mod.parallel_env(width=20, height=20)
     obs, infos = env.reset(seed=11)
     game = lc.Game(lc.Config(width=20, height=20), seed=11)
-    assert np.array_equal(obs["player_0"], env_mod.planes(game, 0))
+    assert np.array_equal(obs["player_0"], reference_planes(game, 0))
     total = {a: 0.0 for a in env.possible_agents}
     while env.agents:
         actions = {a: 0 for a in env.agents}  # everybody rides north
@@ -42,7 +43,7 @@ def test_parallel_env_planes_are_those_of_the_game_at_every_tick():
         obs, _ = env.reset(seed=seed)
         while True:
             for a in obs:
-                assert np.array_equal(obs[a], env_mod.planes(env.game, env.possible_agents.index(a))), (seed, a)
+                assert np.array_equal(obs[a], reference_planes(env.game, env.possible_agents.index(a))), (seed, a)
             if not env.agents:
                 break
             obs, *_ = env.step({a: int(rng.integers(0, 4)) for a in env.agents})
@@ -158,10 +159,10 @@ def test_gymnasium_vector_wrappers_take_the_vector_env():
     flat = wrappers.FlattenObservation(env_mod.VectorEnv(4, copy=False, seat=1, width=12, height=10))
     flat = wrappers.NormalizeObservation(wrappers.NormalizeReward(wrappers.ClipReward(flat, -1, 1)))
     obs, _ = flat.reset(seed=0)
-    assert obs.shape == (4, 12 * 10 + 2 * 2 + 2)
+    assert obs.shape == (4, 12 * 10 + 2 * 2 + 2 + 2)  # grid, heads, dirs, alive
     for _ in range(20):
         obs, rewards, *_ = flat.step(np.zeros((4, 2), dtype=np.int64))
-        assert obs.shape == (4, 126) and rewards.shape == (4,)
+        assert obs.shape == (4, 128) and rewards.shape == (4,)
 
     only = wrappers.FilterObservation(env_mod.VectorEnv(4, width=12, height=10), ["grid"])
     obs, _ = only.reset(seed=0)

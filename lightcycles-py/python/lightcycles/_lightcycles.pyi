@@ -12,6 +12,8 @@ Bot = Union[str, Callable[[Dict[str, Any]], str]]
 
 #: The version of the crate the extension was built from (the package's version).
 __version__: str
+#: The names of the five planes of Game.planes, in order.
+PLANES: List[str]
 
 class GameOver(RuntimeError): ...
 
@@ -78,6 +80,10 @@ class Game:
     def voronoi(self) -> List[int]: ...
     def separated(self) -> bool: ...
     def safe_moves(self, player: int) -> List[str]: ...
+    def planes(
+        self, you: int, egocentric: bool = False, view: Optional[int] = None, dtype: Any = None
+    ) -> npt.NDArray[Any]: ...
+    def action_mask(self, you: int) -> npt.NDArray[np.int8]: ...
 
 class SearchState:
     def __init__(self, game: Game) -> None: ...
@@ -182,7 +188,18 @@ def check_bots(
 ) -> None: ...
 
 class VectorEnv:
-    def __init__(self, num_envs: int, config: Optional[Config] = None, seed: int = 0, copy: bool = True) -> None: ...
+    def __init__(
+        self,
+        num_envs: int,
+        config: Optional[Config] = None,
+        seed: int = 0,
+        copy: bool = True,
+        obs_type: str = "grid",
+        egocentric: bool = False,
+        view: Optional[int] = None,
+        dtype: Any = None,
+        action_mask: bool = False,
+    ) -> None: ...
     @property
     def num_envs(self) -> int: ...
     @property

@@ -105,8 +105,18 @@ def vector_rows(seconds: float) -> List[Tuple[str, str]]:
     from lightcycles.env import VectorEnv
 
     rows = []
-    for n, copy in ((1, False), (64, False), (1024, False), (1024, True)):
-        env = VectorEnv(n, seed=0, copy=copy)
+    variants = [
+        (1, False, {}, "grid"),
+        (64, False, {}, "grid"),
+        (1024, False, {}, "grid"),
+        (1024, True, {}, "grid"),
+        (1024, False, {"obs_type": "planes"}, "planes int8"),
+        (1024, False, {"obs_type": "planes", "dtype": np.float32}, "planes float32"),
+        (1024, False, {"obs_type": "planes", "egocentric": True, "view": 10}, "egocentric planes 21 × 21 int8"),
+        (1024, False, {"obs_type": "planes", "action_mask": True}, "planes int8 and action masks"),
+    ]
+    for n, copy, options, what in variants:
+        env = VectorEnv(n, seed=0, copy=copy, **options)
         env.reset(seed=0)
         rng = np.random.default_rng(0)
         actions = [rng.integers(0, 4, size=(n, 2)) for _ in range(16)]
@@ -124,7 +134,7 @@ def vector_rows(seconds: float) -> List[Tuple[str, str]]:
         arrays = "fresh arrays (copy=True)" if copy else "arrays in place (copy=False)"
         rows.append(
             (
-                f"VectorEnv.step, {n} envs, {arrays} (random moves; {reset / calls:,.1f} games reset a step)",
+                f"VectorEnv.step, {n} envs, {what}, {arrays} (random moves; {reset / calls:,.1f} games reset a step)",
                 f"{n / per:,.0f} env steps/s",
             )
         )

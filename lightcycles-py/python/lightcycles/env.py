@@ -23,35 +23,82 @@ from gymnasium.vector import VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
 from pettingzoo import ParallelEnv
 
+from lightcycles._lightcycles import PLANES as _PLANES
 from lightcycles._lightcycles import Config, Game
 from lightcycles._lightcycles import VectorEnv as _VectorEnv
 
 EMPTY = -1
 ROCK = -2
 
-#: The planes of an observation, in order.
-PLANES = ("own trail", "other trails", "rocks", "heads")
+#: The planes of a seat's observation, in order (``Game.planes``): its own
+#: trail and head, the other players' trails and heads, walls (rocks, and
+#: egocentric the cells off the board), the heads of the living players, the
+#: cell behind each living head (against its direction).
+PLANES = tuple(_PLANES)
 
 
-def planes(game: Game, you: int) -> np.ndarray:
-    """The observation of player ``you`` as four int8 planes (4, height,
-    width): its own trail and head, the other players' trails and heads, the
-    rocks, and the heads of every living player."""
-    grid = game.grid()
-    out = np.zeros((4,) + grid.shape, dtype=np.int8)
-    out[0] = grid == you
-    out[1] = (grid >= 0) & (grid != you)
-    out[2] = grid == ROCK
-    for p in game.players:
-        if p["alive"]:
-            out[3, p["y"], p["x"]] = 1
-    return out
+class Observations:
+    """The observation options every environment takes, checked once:
+    ``obs_type`` ("planes" or "grid"), ``egocentric``, ``view``, ``dtype``
+    (of planes: int8 or float32) and ``action_mask``."""
+
+    def __init__(
+        self,
+        config: Config,
+        obs_type: str = "planes",
+        egocentric: bool = False,
+        view: Optional[int] = None,
+        dtype: Any = np.int8,
+        action_mask: bool = False,
+    ) -> None:
+        if obs_type not in ("planes", "grid"):
+            raise ValueError(f"obs_type {obs_type!r} is not 'planes' or 'grid'")
+        self.obs_type = obs_type
+        self.egocentric = egocentric
+        self.view = view
+        self.dtype = np.dtype(dtype)
+        self.action_mask = action_mask
+        if obs_type == "grid" and (egocentric or view is not None or self.dtype != np.int8):
+            raise ValueError('egocentric, view and dtype are options of obs_type="planes"')
+        # Game.planes checks the rest (view, dtype) as the VectorEnv does.
+        self.shape = Game(config).planes(0, egocentric, view, self.dtype).shape
+        n, h, w = config.players, config.height, config.width
+        if obs_type == "planes":
+            self.seat_space: spaces.Space = spaces.Box(0, 1, self.shape, self.dtype)
+        else:
+            self.seat_space = spaces.Dict(
+                {
+                    "grid": spaces.Box(-2, 7, (h, w), np.int8),
+                    "heads": spaces.Box(0, 255, (n, 2), np.int16),
+                    "dirs": spaces.Box(0, 3, (n,), np.int8),
+                    "alive": spaces.MultiBinary(n),
+                }
+            )
+
+    def kwargs(self) -> Dict[str, Any]:
+        """The options as the Rust VectorEnv takes them."""
+        if self.obs_type == "grid":
+            return {"obs_type": "grid", "action_mask": self.action_mask}
+        return {
+            "obs_type": "planes",
+            "egocentric": self.egocentric,
+            "view": self.view,
+            "dtype": self.dtype,
+            "action_mask": self.action_mask,
+        }
+
+
+def planes(game: Game, you: int, egocentric: bool = False, view: Optional[int] = None, dtype: Any = np.int8) -> np.ndarray:
+    """The planes of player ``you`` (:data:`PLANES`), as every environment
+    observes them: ``game.planes(you, egocentric, view, dtype)``."""
+    return game.planes(you, egocentric, view, dtype)
 
 
 def parallel_env(**kwargs: Any) -> "LightCyclesEnv":
     """A PettingZoo ParallelEnv: ``parallel_env(width=48, height=36,
     players=2, max_ticks=2000, rock_density=4, fault_policy="straight",
-    obs_type="planes")``."""
+    obs_type="planes", egocentric=False, view=None, dtype=np.int8,
+    action_mask=False)``."""
     return LightCyclesEnv(**kwargs)
 
 
@@ -59,20 +106,37 @@ class LightCyclesEnv(ParallelEnv):
     """LightCycles as a PettingZoo ParallelEnv.
 
     Agents are ``player_0`` … ``player_{n-1}``; an action is 0–3 (N, E, S,
-    W). ``obs_type="planes"`` gives each agent the int8 planes of
-    :func:`planes`; ``obs_type="codeclash"`` the dict a CodeClash
+    W). ``obs_type="planes"`` gives each agent its planes (:data:`PLANES`,
+    ``Game.planes``; ``egocentric``, ``view`` and ``dtype`` as every env
+    takes them); ``obs_type="grid"`` the board with every head, direction
+    and who rides; ``obs_type="codeclash"`` the dict a CodeClash
     ``get_move`` receives (its space is then a placeholder Box, since the
-    dict has no Gymnasium space).
+    dict has no Gymnasium space). ``action_mask=True`` makes each
+    observation ``{"observation": …, "action_mask": …}``, the mask four
+    int8 (N, E, S, W), 1 for the moves that do not crash at once.
     """
 
     metadata = {"name": "lightcycles_v0", "render_modes": ["ansi"], "is_parallelizable": True}
 
-    def __init__(self, obs_type: str = "planes", render_mode: Optional[str] = None, **config: Any) -> None:
-        if obs_type not in ("planes", "codeclash"):
-            raise ValueError(f"obs_type {obs_type!r} is not 'planes' or 'codeclash'")
+    def __init__(
+        self,
+        obs_type: str = "planes",
+        render_mode: Optional[str] = None,
+        egocentric: bool = False,
+        view: Optional[int] = None,
+        dtype: Any = np.int8,
+        action_mask: bool = False,
+        **config: Any,
+    ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")
         self.config = Config(**config)
+        if obs_type == "codeclash":
+            if egocentric or view is not None or action_mask:
+                raise ValueError('obs_type="codeclash" takes no egocentric, view or action_mask')
+            self.obs: Optional[Observations] = None
+        else:
+            self.obs = Observations(self.config, obs_type, egocentric, view, dtype, action_mask)
         self.obs_type = obs_type
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.config.players)]
@@ -82,46 +146,41 @@ class LightCyclesEnv(ParallelEnv):
 
     @functools.lru_cache(maxsize=None)
     def observation_space(self, agent: str) -> spaces.Space:
-        shape = (4, self.config.height, self.config.width)
-        return spaces.Box(low=0, high=1, shape=shape, dtype=np.int8)
+        if self.obs is None:
+            return spaces.Box(low=0, high=1, shape=(4, self.config.height, self.config.width), dtype=np.int8)
+        if self.obs.action_mask:
+            return spaces.Dict({"observation": self.obs.seat_space, "action_mask": spaces.MultiBinary(4)})
+        return self.obs.seat_space
 
     @functools.lru_cache(maxsize=None)
     def action_space(self, agent: str) -> spaces.Space:
         return spaces.Discrete(4)
 
     def _observe(self, you: int) -> Any:
-        assert self.game is not None
-        if self.obs_type == "codeclash":
-            return self.game.observation(you)
-        return self._planes[you].copy()
-
-    def _track(self, players) -> None:
-        """Brings every agent's planes up to date after a tick: only the
-        cells under the heads change (trails and rocks stay), and the heads
-        plane moves with the heads."""
-        assert self.game is not None
-        planes = self._planes
-        for x, y in self._head_cells:
-            planes[:, 3, y, x] = 0
-        self._head_cells = []
-        for p in players:
-            x, y = p["x"], p["y"]
-            v = self.game.cell(x, y)
-            for a in range(len(planes)):
-                planes[a, 0, y, x] = v == a
-                planes[a, 1, y, x] = v >= 0 and v != a
-            if p["alive"]:
-                planes[:, 3, y, x] = 1
-                self._head_cells.append((x, y))
+        game = self.game
+        assert game is not None
+        if self.obs is None:
+            return game.observation(you)
+        o = self.obs
+        if o.obs_type == "planes":
+            seen: Any = game.planes(you, o.egocentric, o.view, o.dtype)
+        else:
+            players = game.players
+            seen = {
+                "grid": game.grid(),
+                "heads": np.array([[p["x"], p["y"]] for p in players], dtype=np.int16),
+                "dirs": np.array(["NESW".index(p["dir"]) for p in players], dtype=np.int8),
+                "alive": np.array([p["alive"] for p in players], dtype=bool),
+            }
+        if o.action_mask:
+            return {"observation": seen, "action_mask": game.action_mask(you)}
+        return seen
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
         if seed is not None:
             self._seed = seed
         self.game = Game(self.config, seed=self._seed)
         self._seed += 1
-        if self.obs_type == "planes":
-            self._planes = np.stack([planes(self.game, i) for i in range(self.config.players)])
-            self._head_cells = [(p["x"], p["y"]) for p in self.game.players if p["alive"]]
         self.agents = list(self.possible_agents)
         observations = {a: self._observe(i) for i, a in enumerate(self.possible_agents)}
         infos: Dict[str, dict] = {a: {} for a in self.agents}
@@ -135,8 +194,6 @@ class LightCyclesEnv(ParallelEnv):
         before = list(self.agents)
         self.game.step(moves)
         players = self.game.players
-        if self.obs_type == "planes":
-            self._track(players)
         over = self.game.is_over
         winner = self.game.winner
         rewards: Dict[str, float] = {}
@@ -169,14 +226,19 @@ class LightCyclesEnv(ParallelEnv):
 class VectorEnv(GymVectorEnv):
     """Many games stepped in one Rust call, as a ``gymnasium.vector.VectorEnv``
     for self-play: ``VectorEnv(num_envs, seed=0, copy=True, seat=None,
-    render_mode=None, width=48, …)``.
+    render_mode=None, obs_type="grid", egocentric=False, view=None,
+    dtype=np.int8, action_mask=False, width=48, …)``.
 
     ``step(actions)`` takes an int array (num_envs, players), 0–3 or -1 for
     no move (every action is checked before any game moves), and returns
     (observations, rewards, terminations, truncations, infos).
-    Observations are a dict: ``grid`` (num_envs, height, width) int8 (the
-    values of obs["grid"]), ``heads`` (num_envs, players, 2) int16 (x, y),
-    ``alive`` (num_envs, players) bool. Rewards are (num_envs, players), +1
+    Observations are a dict. ``obs_type="grid"``: ``grid`` (num_envs,
+    height, width) int8 (the values of obs["grid"]), ``heads`` (num_envs,
+    players, 2) int16 (x, y), ``dirs`` (num_envs, players) int8 (0–3),
+    ``alive`` (num_envs, players) bool. ``obs_type="planes"``: ``planes``
+    (num_envs, players, 5, rows, columns), every seat's planes as
+    ``Game.planes`` gives them. ``action_mask=True`` adds ``action_mask``
+    (num_envs, players, 4) int8, as ``Game.action_mask``. Rewards are (num_envs, players), +1
     for the winner and -1 for the others when a game ends; with ``seat=k``
     they are seat k's alone, (num_envs,), the shape Gymnasium's reward
     wrappers (``RecordEpisodeStatistics``, ``NormalizeReward``) take.
@@ -203,29 +265,37 @@ class VectorEnv(GymVectorEnv):
         copy: bool = True,
         seat: Optional[int] = None,
         render_mode: Optional[str] = None,
+        obs_type: str = "grid",
+        egocentric: bool = False,
+        view: Optional[int] = None,
+        dtype: Any = np.int8,
+        action_mask: bool = False,
         **config: Any,
     ) -> None:
         self.num_envs = num_envs
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")
+        if render_mode == "ansi" and obs_type != "grid":
+            raise ValueError('render_mode="ansi" draws obs_type="grid" boards')
         self.config = Config(**config)
-        n, h, w = self.config.players, self.config.height, self.config.width
+        n = self.config.players
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat {seat} is not a player of {n}")
-        self._env = _VectorEnv(num_envs, self.config, seed, copy)
+        self.obs = Observations(self.config, obs_type, egocentric, view, dtype, action_mask)
+        self._env = _VectorEnv(num_envs, self.config, seed, copy, **self.obs.kwargs())
         self.copy = copy
         self.seat = seat
         self.render_mode = render_mode
         self._grid: Optional[np.ndarray] = None
         self.single_action_space = spaces.MultiDiscrete([4] * n)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.single_observation_space = spaces.Dict(
-            {
-                "grid": spaces.Box(-2, 7, (h, w), np.int8),
-                "heads": spaces.Box(0, 255, (n, 2), np.int16),
-                "alive": spaces.MultiBinary(n),
-            }
-        )
+        if obs_type == "grid":
+            keys = dict(self.obs.seat_space.spaces)
+        else:
+            keys = {"planes": spaces.Box(0, 1, (n,) + self.obs.shape, self.obs.dtype)}
+        if action_mask:
+            keys["action_mask"] = spaces.MultiBinary((n, 4))
+        self.single_observation_space = spaces.Dict(keys)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
 
     @property
@@ -239,18 +309,19 @@ class VectorEnv(GymVectorEnv):
         not played yet (the env's own before its first step)."""
         super().reset(seed=seed)
         obs, infos = self._env.reset(seed)
-        self._grid = obs["grid"]
+        self._grid = obs.get("grid")
         return obs, infos
 
     def step(self, actions: Any):
         obs, rewards, terminations, truncations, infos = self._env.step(np.asarray(actions, dtype=np.int64))
         if self.seat is not None:
             rewards = rewards[:, self.seat]
-        self._grid = obs["grid"]
+        self._grid = obs.get("grid")
         return obs, rewards, terminations, truncations, infos
 
     def render(self) -> Optional[tuple]:
-        """With ``render_mode="ansi"``, each game's board as text."""
+        """With ``render_mode="ansi"`` (and ``obs_type="grid"``), each
+        game's board as text."""
         if self.render_mode != "ansi" or self._grid is None:
             return None
         return tuple(ansi(board) for board in self._grid)
@@ -262,4 +333,4 @@ def ansi(grid: np.ndarray) -> str:
     return "\n".join("".join(chars.get(int(v), str(int(v))) for v in row) for row in grid)
 
 
-__all__ = ["LightCyclesEnv", "PLANES", "VectorEnv", "ansi", "parallel_env", "planes"]
+__all__ = ["LightCyclesEnv", "Observations", "PLANES", "VectorEnv", "ansi", "parallel_env", "planes"]
