@@ -16,8 +16,15 @@ use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use lightcycles_host::bot::{Bot, BotContext, BotFactory, Turn};
+use lightcycles_host::game::match_loop::answer_of;
+
 use crate::config::{value_error, PyConfig};
 use crate::obs::{self, Cell, Dtype, View};
+use crate::play::hosting;
 
 /// Many games of one configuration, stepped together (Gymnasium's vector
 /// API, every player of every game acting at once).
@@ -67,6 +74,13 @@ pub struct PyVectorEnv {
     rewards: Py<PyArray2<f32>>,
     terminations: Py<PyArray1<bool>>,
     truncations: Py<PyArray1<bool>>,
+    /// opponent=…: what makes the bot of every seat but `learner`, and
+    /// those bots (seat by seat, game by game; None at the learner's seat).
+    opponent: Option<Arc<dyn BotFactory>>,
+    bots: Vec<Option<Box<dyn Bot>>>,
+    learner: usize,
+    /// The time a bot has for an answer (what a search bot spends).
+    limit: Duration,
     /// The observation's keys, and read-only views of their arrays: what
     /// copy=False hands out.
     views: Vec<(&'static str, Py<PyAny>)>,
@@ -165,6 +179,13 @@ impl PyVectorEnv {
         self.maps[env] = map;
         self.seeds[env] = seed;
         self.done[env] = false;
+        if let Some(factory) = &self.opponent {
+            let n = self.config.players as usize;
+            for seat in (0..n).filter(|&seat| seat != self.learner) {
+                let ctx = BotContext { game: self.started - 1, seat, players: n, seed };
+                self.bots[env * n + seat] = Some(factory.create(&ctx).map_err(value_error)?);
+            }
+        }
         Ok(())
     }
 
@@ -274,7 +295,7 @@ const MAX_ENVS: usize = 1 << 20;
 #[pymethods]
 impl PyVectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, config=None, seed=0, copy=true, obs_type="grid", egocentric=false, view=None, dtype=None, action_mask=false))]
+    #[pyo3(signature = (num_envs, config=None, seed=0, copy=true, obs_type="grid", egocentric=false, view=None, dtype=None, action_mask=false, opponent=None, seat=0, time_ms=50))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -287,6 +308,9 @@ impl PyVectorEnv {
         view: Option<usize>,
         dtype: Option<&Bound<'_, PyAny>>,
         action_mask: bool,
+        opponent: Option<&Bound<'_, PyAny>>,
+        seat: usize,
+        time_ms: u64,
     ) -> PyResult<Self> {
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs is at least 1"));
@@ -296,6 +320,18 @@ impl PyVectorEnv {
         }
         let config = PyConfig::or_default(config);
         let (w, h, n) = (config.width as usize, config.height as usize, config.players as usize);
+        if seat >= n {
+            return Err(PyValueError::new_err(format!("seat {seat} is not a player of {n}")));
+        }
+        // Any bot `lightcycles.play` takes: a spec the host accepts (the
+        // built-ins run here, in Rust) or a Python callable.
+        let opponent = match opponent {
+            Some(bot) => {
+                let (mut entrants, _) = crate::play::entrants(std::slice::from_ref(bot), n, None, &hosting(false))?;
+                Some(entrants.remove(0).factory)
+            }
+            None => None,
+        };
         let planes_view = match obs_type {
             "grid" if egocentric || view.is_some() || dtype.is_some() => {
                 return Err(PyValueError::new_err("egocentric, view and dtype are options of obs_type=\"planes\""));
@@ -378,6 +414,10 @@ impl PyVectorEnv {
             alive: alive.unbind(),
             planes,
             marks: vec![None; num_envs * 2 * n],
+            opponent,
+            bots: (0..num_envs * n).map(|_| None).collect(),
+            learner: seat,
+            limit: Duration::from_millis(time_ms),
             mask,
             rewards: rewards.unbind(),
             terminations: terminations.unbind(),
@@ -401,6 +441,19 @@ impl PyVectorEnv {
     #[getter]
     fn seeds(&self) -> Vec<u64> {
         self.seeds.clone()
+    }
+
+    /// The board of game `env` as it stands (height, width) int8, a copy:
+    /// the values of obs["grid"], whatever the observations are.
+    fn board<'py>(&self, py: Python<'py>, env: usize) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        if env >= self.games.len() {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "env {env} does not exist: there are {}",
+                self.games.len()
+            )));
+        }
+        let grid = self.grid.bind(py).try_readonly().map_err(borrowed)?;
+        Ok(grid.as_array().index_axis(Axis(0), env).to_owned().into_pyarray(py))
     }
 
     /// Whether each step returns fresh arrays (True) or the same read-only
@@ -469,6 +522,24 @@ impl PyVectorEnv {
             };
         }
         self.untouched = false;
+        if self.opponent.is_some() {
+            // The bots' answers replace the actions of their seats.
+            for (env, game) in self.games.iter().enumerate() {
+                if self.done[env] {
+                    continue;
+                }
+                let position = game.position();
+                for (seat, bot) in self.bots[env * n..(env + 1) * n].iter_mut().enumerate() {
+                    if let Some(bot) = bot {
+                        self.actions[env * n + seat] = if game.player(seat).alive {
+                            answer_of(&bot.answer(&Turn::new(&position, seat), self.limit)).action()
+                        } else {
+                            Action::Keep
+                        };
+                    }
+                }
+            }
+        }
         let fresh: Vec<usize> = (0..self.games.len()).filter(|&env| self.done[env]).collect();
         {
             let mut rewards = self.rewards.bind(py).try_readwrite().map_err(borrowed)?;

@@ -199,9 +199,13 @@ class VectorEnv:
         view: Optional[int] = None,
         dtype: Any = None,
         action_mask: bool = False,
+        opponent: Optional[Bot] = None,
+        seat: int = 0,
+        time_ms: int = 50,
     ) -> None: ...
     @property
     def num_envs(self) -> int: ...
+    def board(self, env: int) -> npt.NDArray[np.int8]: ...
     @property
     def seeds(self) -> List[int]: ...
     @property

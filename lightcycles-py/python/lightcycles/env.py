@@ -17,6 +17,7 @@ import functools
 from typing import Any, Dict, List, Optional
 
 import numpy as np
+import gymnasium as gym
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as GymVectorEnv
@@ -270,31 +271,38 @@ class VectorEnv(GymVectorEnv):
         view: Optional[int] = None,
         dtype: Any = np.int8,
         action_mask: bool = False,
+        opponent: Any = None,
+        time_ms: int = 50,
         **config: Any,
     ) -> None:
         self.num_envs = num_envs
+        if opponent is not None and seat is None:
+            seat = 0
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")
-        if render_mode == "ansi" and obs_type != "grid":
-            raise ValueError('render_mode="ansi" draws obs_type="grid" boards')
         self.config = Config(**config)
         n = self.config.players
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat {seat} is not a player of {n}")
         self.obs = Observations(self.config, obs_type, egocentric, view, dtype, action_mask)
-        self._env = _VectorEnv(num_envs, self.config, seed, copy, **self.obs.kwargs())
+        extra = {} if opponent is None else {"opponent": opponent, "seat": seat, "time_ms": time_ms}
+        self._env = _VectorEnv(num_envs, self.config, seed, copy, **self.obs.kwargs(), **extra)
         self.copy = copy
         self.seat = seat
+        self.opponent = opponent
         self.render_mode = render_mode
-        self._grid: Optional[np.ndarray] = None
-        self.single_action_space = spaces.MultiDiscrete([4] * n)
+        # Against an opponent the env is the learner's seat alone.
+        seats = () if opponent is None else (n,)
+        self.single_action_space = spaces.Discrete(4) if opponent is not None else spaces.MultiDiscrete([4] * n)
         self.action_space = batch_space(self.single_action_space, num_envs)
         if obs_type == "grid":
             keys = dict(self.obs.seat_space.spaces)
         else:
-            keys = {"planes": spaces.Box(0, 1, (n,) + self.obs.shape, self.obs.dtype)}
+            keys = {"planes": spaces.Box(0, 1, seats or (n,) + self.obs.shape, self.obs.dtype)}
+            if opponent is not None:
+                keys["planes"] = spaces.Box(0, 1, self.obs.shape, self.obs.dtype)
         if action_mask:
-            keys["action_mask"] = spaces.MultiBinary((n, 4))
+            keys["action_mask"] = spaces.MultiBinary(4 if opponent is not None else (n, 4))
         self.single_observation_space = spaces.Dict(keys)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
 
@@ -309,22 +317,128 @@ class VectorEnv(GymVectorEnv):
         not played yet (the env's own before its first step)."""
         super().reset(seed=seed)
         obs, infos = self._env.reset(seed)
-        self._grid = obs.get("grid")
-        return obs, infos
+        return self._learner(obs), infos
 
     def step(self, actions: Any):
-        obs, rewards, terminations, truncations, infos = self._env.step(np.asarray(actions, dtype=np.int64))
+        actions = np.asarray(actions, dtype=np.int64)
+        if self.opponent is not None:
+            # The opponent's seats are the bots' (-1 here, their answers in Rust).
+            full = np.full((self.num_envs, self.config.players), -1, dtype=np.int64)
+            full[:, self.seat] = actions
+            actions = full
+        obs, rewards, terminations, truncations, infos = self._env.step(actions)
         if self.seat is not None:
             rewards = rewards[:, self.seat]
-        self._grid = obs.get("grid")
-        return obs, rewards, terminations, truncations, infos
+        return self._learner(obs), rewards, terminations, truncations, infos
+
+    def _learner(self, obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
+        """Against an opponent, the learner's planes and mask alone."""
+        if self.opponent is None:
+            return obs
+        for key in ("planes", "action_mask"):
+            if key in obs:
+                obs[key] = obs[key][:, self.seat]
+        return obs
 
     def render(self) -> Optional[tuple]:
-        """With ``render_mode="ansi"`` (and ``obs_type="grid"``), each
-        game's board as text."""
-        if self.render_mode != "ansi" or self._grid is None:
+        """With ``render_mode="ansi"``, each game's board as text."""
+        if self.render_mode != "ansi":
             return None
-        return tuple(ansi(board) for board in self._grid)
+        return tuple(ansi(self._env.board(i)) for i in range(self.num_envs))
+
+
+class DuelEnv(gym.Env):
+    """One game against an opponent, as a Gymnasium ``Env``:
+    ``gymnasium.make("lightcycles/Duel-v0", opponent="builtin:floodfill")``
+    (``import lightcycles.env`` registers it).
+
+    ``opponent`` is any bot ``lightcycles.play`` takes: a spec the host
+    accepts (``builtin:random``, ``builtin:floodfill``,
+    ``builtin:search:nodes=N``, … stepped in Rust; a program or a plugin)
+    or a Python callable ``get_move(obs) -> str``; it plays every seat but
+    ``seat`` (0). Actions are 0–3 (N, E, S, W); the reward is +1 for a win,
+    -1 for a loss, 0 for a draw, on the last step. Observations take the
+    options of every env (``obs_type="planes"`` by default; with
+    ``action_mask=True`` a dict of ``planes`` and ``action_mask``; with
+    ``obs_type="grid"`` the board, heads, dirs and alive of every seat).
+    ``reset(seed=S)`` plays the game of seed S; ``reset()`` the next one.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 10}
+
+    def __init__(
+        self,
+        opponent: Any = "builtin:floodfill",
+        seat: int = 0,
+        render_mode: Optional[str] = None,
+        obs_type: str = "planes",
+        egocentric: bool = False,
+        view: Optional[int] = None,
+        dtype: Any = np.int8,
+        action_mask: bool = False,
+        time_ms: int = 50,
+        seed: int = 0,
+        **config: Any,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")
+        self._venv = VectorEnv(
+            1,
+            seed=seed,
+            seat=seat,
+            obs_type=obs_type,
+            egocentric=egocentric,
+            view=view,
+            dtype=dtype,
+            action_mask=action_mask,
+            opponent=opponent,
+            time_ms=time_ms,
+            **config,
+        )
+        self.config = self._venv.config
+        self.render_mode = render_mode
+        self.action_space = self._venv.single_action_space
+        space = self._venv.single_observation_space
+        # Planes alone are the observation; with a mask (or the grid) a dict.
+        self._bare = obs_type == "planes" and not action_mask
+        self.observation_space = space["planes"] if self._bare else space
+        self._over = True
+
+    def _first(self, obs: Dict[str, np.ndarray]) -> Any:
+        return obs["planes"][0] if self._bare else {k: v[0] for k, v in obs.items()}
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        obs, infos = self._venv.reset(seed=seed)
+        self._over = False
+        return self._first(obs), {"seed": int(infos["seed"][0])}
+
+    def step(self, action: Any):
+        if self._over:
+            raise RuntimeError("the game is over: reset() before step()")
+        obs, rewards, terminations, truncations, _ = self._venv.step(np.array([action], dtype=np.int64))
+        self._over = bool(terminations[0] or truncations[0])
+        return self._first(obs), float(rewards[0]), bool(terminations[0]), bool(truncations[0]), {}
+
+    def render(self) -> Optional[str]:
+        if self.render_mode != "ansi":
+            return None
+        return ansi(self._venv._env.board(0))
+
+
+def duel_vector_env(num_envs: int, opponent: Any = "builtin:floodfill", **kwargs: Any) -> VectorEnv:
+    """``gymnasium.make_vec("lightcycles/Duel-v0", num_envs, opponent=…)``:
+    the VectorEnv against ``opponent`` (planes by default)."""
+    kwargs.setdefault("obs_type", "planes")
+    return VectorEnv(num_envs, opponent=opponent, **kwargs)
+
+
+if "lightcycles/Duel-v0" not in gym.registry:
+    gym.register(
+        id="lightcycles/Duel-v0",
+        entry_point="lightcycles.env:DuelEnv",
+        vector_entry_point="lightcycles.env:duel_vector_env",
+    )
 
 
 def ansi(grid: np.ndarray) -> str:
@@ -333,4 +447,4 @@ def ansi(grid: np.ndarray) -> str:
     return "\n".join("".join(chars.get(int(v), str(int(v))) for v in row) for row in grid)
 
 
-__all__ = ["LightCyclesEnv", "Observations", "PLANES", "VectorEnv", "ansi", "parallel_env", "planes"]
+__all__ = ["DuelEnv", "LightCyclesEnv", "Observations", "PLANES", "VectorEnv", "ansi", "duel_vector_env", "parallel_env", "planes"]
