@@ -9,7 +9,7 @@
 //! user writes cannot reach the boards.
 
 use lightcycles_core::rng::game_seed;
-use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Map, Pos, EMPTY, ROCK};
+use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Map, Pos, Position, EMPTY, ROCK};
 use numpy::ndarray::{Array1, Array2, Array3, Array5, Axis};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray5, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
@@ -78,6 +78,9 @@ pub struct PyVectorEnv {
     /// those bots (seat by seat, game by game; None at the learner's seat).
     opponent: Option<Arc<dyn BotFactory>>,
     bots: Vec<Option<Box<dyn Bot>>>,
+    /// With an opponent, each game's position as the bots see it, kept up
+    /// to date as the boards are (the cells under the heads).
+    positions: Vec<Position>,
     learner: usize,
     /// The time a bot has for an answer (what a search bot spends).
     limit: Duration,
@@ -180,6 +183,7 @@ impl PyVectorEnv {
         self.seeds[env] = seed;
         self.done[env] = false;
         if let Some(factory) = &self.opponent {
+            self.positions[env] = self.games[env].position();
             let n = self.config.players as usize;
             for seat in (0..n).filter(|&seat| seat != self.learner) {
                 let ctx = BotContext { game: self.started - 1, seat, players: n, seed };
@@ -397,6 +401,7 @@ impl PyVectorEnv {
         } else {
             None
         };
+        let positions = if opponent.is_some() { vec![first.position(); num_envs] } else { Vec::new() };
         let mut env = PyVectorEnv {
             config,
             games: vec![first; num_envs],
@@ -416,6 +421,7 @@ impl PyVectorEnv {
             marks: vec![None; num_envs * 2 * n],
             opponent,
             bots: (0..num_envs * n).map(|_| None).collect(),
+            positions,
             learner: seat,
             limit: Duration::from_millis(time_ms),
             mask,
@@ -528,11 +534,11 @@ impl PyVectorEnv {
                 if self.done[env] {
                     continue;
                 }
-                let position = game.position();
+                let position = &self.positions[env];
                 for (seat, bot) in self.bots[env * n..(env + 1) * n].iter_mut().enumerate() {
                     if let Some(bot) = bot {
                         self.actions[env * n + seat] = if game.player(seat).alive {
-                            answer_of(&bot.answer(&Turn::new(&position, seat), self.limit)).action()
+                            answer_of(&bot.answer(&Turn::new(position, seat), self.limit)).action()
                         } else {
                             Action::Keep
                         };
@@ -556,6 +562,14 @@ impl PyVectorEnv {
                     continue;
                 }
                 game.step(&self.actions[env * n..(env + 1) * n]).map_err(value_error)?;
+                if let Some(position) = self.positions.get_mut(env) {
+                    position.tick = game.tick();
+                    for id in 0..n {
+                        let p = game.player(id);
+                        position.grid[p.pos.index(self.config.width)] = game.cell(p.pos);
+                        position.players[id] = p;
+                    }
+                }
                 if let Some(outcome) = game.outcome() {
                     if let Some(w) = outcome.winner {
                         for id in 0..n {
