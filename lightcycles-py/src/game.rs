@@ -3,7 +3,10 @@
 
 use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::space::{self, Scratch};
-use lightcycles_core::{map, Action, Answer, Config, Engine, FastGame, FaultPolicy, GameError, Pos, StepError};
+use lightcycles_core::{
+    map, Action, Answer, Config, Dir, Engine, FastGame, FaultKind, FaultPolicy, GameError, PlayerState, Pos, Position,
+    StepError,
+};
 use lightcycles_host::game::match_loop::MapFile;
 use numpy::ndarray::{Array1, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
@@ -287,6 +290,89 @@ impl PyGame {
         let mut copy = PyGame::of(self.game.clone());
         copy.history = self.history.clone();
         copy
+    }
+
+    /// Pickles as its position (board, players, tick) and its record:
+    /// `Game._from_state` makes the same game again, record and all.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let position = this.game.position();
+        let players: Vec<(u8, u8, u8, bool, u32, Option<u32>)> = position
+            .players
+            .iter()
+            .map(|p| (p.pos.x, p.pos.y, p.dir.code(), p.alive, p.trail, p.eliminated_at))
+            .collect();
+        let grid: Vec<u8> = position.grid.iter().map(|&v| v as u8).collect();
+        let history = match &this.history {
+            None => py.None().into_bound(py),
+            Some(h) => {
+                let origin = match &h.origin {
+                    Start::Seed(seed) => ("seed", seed.into_pyobject(py)?.into_any()),
+                    Start::MapFile(text) => ("map", text.into_pyobject(py)?.into_any()),
+                };
+                let answers: Vec<Vec<(Option<String>, Option<&'static str>)>> = h
+                    .answers
+                    .iter()
+                    .map(|tick| tick.iter().map(|a| (a.line.clone(), a.fault.map(|f| f.as_str()))).collect())
+                    .collect();
+                (origin, answers).into_pyobject(py)?.into_any()
+            }
+        };
+        let config = PyConfig { inner: position.config };
+        let state = (config, position.tick, pyo3::types::PyBytes::new(py, &grid), players, history);
+        let make = slf.get_type().getattr("_from_state")?;
+        Ok((make, (state.into_pyobject(py)?.into_any(),)))
+    }
+
+    /// The game a pickled state holds (what `__reduce__` gives).
+    #[staticmethod]
+    #[allow(clippy::type_complexity)]
+    fn _from_state(
+        state: (
+            PyConfig,
+            u32,
+            Vec<u8>,
+            Vec<(u8, u8, u8, bool, u32, Option<u32>)>,
+            Option<((String, Bound<'_, PyAny>), Vec<Vec<(Option<String>, Option<String>)>>)>,
+        ),
+    ) -> PyResult<PyGame> {
+        let (config, tick, grid, players, history) = state;
+        let players = players
+            .into_iter()
+            .map(|(x, y, dir, alive, trail, eliminated_at)| {
+                let dir =
+                    Dir::from_code(u32::from(dir)).ok_or_else(|| PyValueError::new_err("a direction is 0 to 3"))?;
+                Ok(PlayerState { pos: Pos::new(x, y), dir, alive, trail, eliminated_at })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let grid = grid.into_iter().map(|v| v as i8).collect();
+        let position = Position { config: config.inner, tick, grid, players };
+        let mut game = PyGame::of(FastGame::from_position(&position).map_err(game_error)?);
+        if let Some(((kind, value), answers)) = history {
+            let origin = match kind.as_str() {
+                "seed" => Start::Seed(value.extract()?),
+                "map" => Start::MapFile(value.extract()?),
+                _ => return Err(PyValueError::new_err(format!("a game starts from a seed or a map, not {kind:?}"))),
+            };
+            let answers = answers
+                .into_iter()
+                .map(|tick| {
+                    tick.into_iter()
+                        .map(|(line, fault)| {
+                            let fault = fault
+                                .map(|f| {
+                                    f.parse::<FaultKind>().map_err(|_| PyValueError::new_err(format!("no fault {f:?}")))
+                                })
+                                .transpose()?;
+                            Ok(Answer { line, fault })
+                        })
+                        .collect::<PyResult<Vec<_>>>()
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            game.history = Some(History { origin, answers });
+        }
+        Ok(game)
     }
 
     fn __copy__(&self) -> PyGame {

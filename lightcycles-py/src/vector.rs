@@ -42,6 +42,9 @@ use crate::play::hosting;
 /// Gymnasium's next-step autoreset.
 #[pyclass(name = "VectorEnv", module = "lightcycles", unsendable)]
 pub struct PyVectorEnv {
+    /// What the env was made with, as `__reduce__` gives it back: the
+    /// constructor's arguments after num_envs and config.
+    made_with: Py<PyAny>,
     config: Config,
     games: Vec<FastGame>,
     /// The map of each game in play.
@@ -244,6 +247,52 @@ impl PyVectorEnv {
         Ok(())
     }
 
+    /// Writes every array again from the games as they stand (not from
+    /// their maps): after the games were put back from a pickle.
+    fn rewrite(&mut self, py: Python<'_>) -> PyResult<()> {
+        {
+            let mut grid = self.grid.bind(py).try_readwrite().map_err(borrowed)?;
+            let mut grid = grid.as_array_mut();
+            for (env, game) in self.games.iter().enumerate() {
+                for ((y, x), cell) in grid.index_axis_mut(Axis(0), env).indexed_iter_mut() {
+                    *cell = game.cell(Pos::new(x as u8, y as u8));
+                }
+            }
+        }
+        fn whole<T: Cell>(
+            games: &[FastGame],
+            view: View,
+            marks: &mut [Option<Pos>],
+            out: &Bound<'_, PyArray5<T>>,
+        ) -> PyResult<()> {
+            let mut out = out.try_readwrite().map_err(borrowed)?;
+            let mut out = out.as_array_mut();
+            for (env, game) in games.iter().enumerate() {
+                let n = game.num_players();
+                for id in 0..n {
+                    obs::write_planes(
+                        game,
+                        id,
+                        view,
+                        &mut out.index_axis_mut(Axis(0), env).index_axis_mut(Axis(0), id),
+                    );
+                    let p = game.player(id);
+                    let behind = p.pos.step(p.dir.opposite(), game.config().width, game.config().height);
+                    marks[env * 2 * n + 2 * id] = p.alive.then_some(p.pos);
+                    marks[env * 2 * n + 2 * id + 1] = if p.alive { behind } else { None };
+                }
+            }
+            Ok(())
+        }
+        match &self.planes {
+            Some((Planes::I8(planes), view)) => whole(&self.games, *view, &mut self.marks, planes.bind(py))?,
+            Some((Planes::F32(planes), view)) => whole(&self.games, *view, &mut self.marks, planes.bind(py))?,
+            None => {}
+        }
+        // The heads, directions, who rides and the masks.
+        self.write(py, &[])
+    }
+
     /// The observation dict as Python gets it: fresh copies of the
     /// arrays, or their read-only views.
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -329,6 +378,21 @@ impl PyVectorEnv {
         }
         // Any bot `lightcycles.play` takes: a spec the host accepts (the
         // built-ins run here, in Rust) or a Python callable.
+        let made_with = (
+            seed,
+            copy,
+            obs_type,
+            egocentric,
+            view,
+            dtype.map(|d| d.clone().unbind()),
+            action_mask,
+            opponent.map(|o| o.clone().unbind()),
+            seat,
+            time_ms,
+        )
+            .into_pyobject(py)?
+            .into_any()
+            .unbind();
         let opponent = match opponent {
             Some(bot) => {
                 let (mut entrants, _) = crate::play::entrants(std::slice::from_ref(bot), n, None, &hosting(false))?;
@@ -403,6 +467,7 @@ impl PyVectorEnv {
         };
         let positions = if opponent.is_some() { vec![first.position(); num_envs] } else { Vec::new() };
         let mut env = PyVectorEnv {
+            made_with,
             config,
             games: vec![first; num_envs],
             maps: vec![map::generate(&config, seed).map_err(value_error)?; num_envs],
@@ -447,6 +512,109 @@ impl PyVectorEnv {
     #[getter]
     fn seeds(&self) -> Vec<u64> {
         self.seeds.clone()
+    }
+
+    /// Pickles as what made it and the games in play (board, players,
+    /// tick, seed, whether each just ended): `VectorEnv._from_state` makes
+    /// it again. An opponent's bots start again from their seeds (a bot's
+    /// inner state, its random draws so far, is not kept), and a callable
+    /// opponent must pickle itself.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let games: Vec<(u32, Bound<'py, pyo3::types::PyBytes>, Vec<(u8, u8, u8, bool, u32, Option<u32>)>)> = this
+            .games
+            .iter()
+            .map(|game| {
+                let position = game.position();
+                let grid: Vec<u8> = position.grid.iter().map(|&v| v as u8).collect();
+                let players = position
+                    .players
+                    .iter()
+                    .map(|p| (p.pos.x, p.pos.y, p.dir.code(), p.alive, p.trail, p.eliminated_at))
+                    .collect();
+                (position.tick, pyo3::types::PyBytes::new(py, &grid), players)
+            })
+            .collect();
+        let state = (
+            this.games.len(),
+            PyConfig { inner: this.config },
+            this.made_with.bind(py).clone(),
+            (this.seeds.clone(), this.done.clone(), this.base_seed, this.started, this.untouched, games),
+        );
+        Ok((slf.get_type().getattr("_from_state")?, (state.into_pyobject(py)?.into_any(),)))
+    }
+
+    /// The env a pickled state holds (what `__reduce__` gives).
+    #[staticmethod]
+    #[allow(clippy::type_complexity)]
+    fn _from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyVectorEnv> {
+        type Made<'a> = (
+            u64,
+            bool,
+            String,
+            bool,
+            Option<usize>,
+            Option<Bound<'a, PyAny>>,
+            bool,
+            Option<Bound<'a, PyAny>>,
+            usize,
+            u64,
+        );
+        type Games = Vec<(u32, Vec<u8>, Vec<(u8, u8, u8, bool, u32, Option<u32>)>)>;
+        let (num_envs, config, made, games): (usize, PyConfig, Made<'_>, (Vec<u64>, Vec<bool>, u64, u64, bool, Games)) =
+            state.extract()?;
+        let (seed, copy, obs_type, egocentric, view, dtype, action_mask, opponent, seat, time_ms) = made;
+        let config_obj = Bound::new(py, config)?;
+        let mut env = PyVectorEnv::new(
+            py,
+            num_envs,
+            Some(config_obj.borrow()),
+            seed,
+            copy,
+            &obs_type,
+            egocentric,
+            view,
+            dtype.as_ref(),
+            action_mask,
+            opponent.as_ref(),
+            seat,
+            time_ms,
+        )?;
+        let (seeds, done, base_seed, started, untouched, games) = games;
+        if seeds.len() != num_envs || done.len() != num_envs || games.len() != num_envs {
+            return Err(PyValueError::new_err("a VectorEnv state holds one seed, flag and game per env"));
+        }
+        env.base_seed = base_seed;
+        for (i, (tick, grid, players)) in games.into_iter().enumerate() {
+            let players = players
+                .into_iter()
+                .map(|(x, y, dir, alive, trail, eliminated_at)| {
+                    let dir =
+                        Dir::from_code(u32::from(dir)).ok_or_else(|| PyValueError::new_err("a direction is 0 to 3"))?;
+                    Ok(lightcycles_core::PlayerState { pos: Pos::new(x, y), dir, alive, trail, eliminated_at })
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            let grid = grid.into_iter().map(|v| v as i8).collect();
+            let position = Position { config: env.config, tick, grid, players };
+            env.games[i] = FastGame::from_position(&position).map_err(value_error)?;
+            env.maps[i] = map::generate(&env.config, seeds[i]).map_err(value_error)?;
+            if let Some(factory) = &env.opponent {
+                let n = env.config.players as usize;
+                for seat in (0..n).filter(|&seat| seat != env.learner) {
+                    let ctx = BotContext { game: i as u64, seat, players: n, seed: seeds[i] };
+                    env.bots[i * n + seat] = Some(factory.create(&ctx).map_err(value_error)?);
+                }
+                env.positions[i] = position;
+            }
+        }
+        env.seeds = seeds;
+        env.done = done;
+        env.started = started;
+        env.untouched = untouched;
+        env.rewrite(py)?;
+        Ok(env)
     }
 
     /// The board of game `env` as it stands (height, width) int8, a copy:

@@ -114,12 +114,16 @@ def vector_rows(seconds: float) -> List[Tuple[str, str]]:
         (1024, False, {"obs_type": "planes", "dtype": np.float32}, "planes float32"),
         (1024, False, {"obs_type": "planes", "egocentric": True, "view": 10}, "egocentric planes 21 × 21 int8"),
         (1024, False, {"obs_type": "planes", "action_mask": True}, "planes int8 and action masks"),
+        (1024, False, {"opponent": "builtin:random"}, "grid, one seat against builtin:random"),
+        (1024, False, {"opponent": "builtin:floodfill"}, "grid, one seat against builtin:floodfill"),
+        (1024, False, {"opponent": "builtin:random", "obs_type": "planes"}, "planes, one seat against builtin:random"),
     ]
     for n, copy, options, what in variants:
         env = VectorEnv(n, seed=0, copy=copy, **options)
         env.reset(seed=0)
         rng = np.random.default_rng(0)
-        actions = [rng.integers(0, 4, size=(n, 2)) for _ in range(16)]
+        shape = (n,) if "opponent" in options else (n, 2)
+        actions = [rng.integers(0, 4, size=shape) for _ in range(16)]
         k = [0]
 
         def step() -> None:
