@@ -266,6 +266,17 @@ impl PyGame {
         })
     }
 
+    /// The board as an RGB image (height * cell, width * cell, 3) uint8,
+    /// for `render_mode="rgb_array"`: each trail in its player's colour,
+    /// living heads brighter, rocks grey.
+    #[pyo3(signature = (cell=8))]
+    fn rgb_array<'py>(&self, py: Python<'py>, cell: usize) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+        if !(1..=64).contains(&cell) {
+            return Err(PyValueError::new_err(format!("cell is 1 to 64 pixels, not {cell}")));
+        }
+        Ok(obs::draw(&self.game, cell).into_pyarray(py))
+    }
+
     /// The action mask of player `you`: four int8 (N, E, S, W), 1 for the
     /// moves that do not crash at once; all four when none is safe or the
     /// player is out (a masked policy always has a move).

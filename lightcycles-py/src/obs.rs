@@ -175,3 +175,56 @@ impl Dtype {
         }
     }
 }
+
+/// The colour of each player's trail (its head is drawn brighter), then
+/// of empty cells and of rocks: what `rgb_array` renders draw.
+const PALETTE: [[u8; 3]; 8] = [
+    [230, 60, 60],
+    [60, 120, 230],
+    [60, 190, 90],
+    [230, 180, 40],
+    [170, 80, 200],
+    [40, 190, 200],
+    [240, 120, 30],
+    [200, 200, 200],
+];
+const EMPTY_RGB: [u8; 3] = [20, 20, 28];
+const ROCK_RGB: [u8; 3] = [110, 110, 110];
+
+/// The board as an image (height * cell, width * cell, 3) uint8: each
+/// trail in its player's colour, heads of living players brighter, rocks
+/// grey, a one-pixel gap between cells when a cell is 4 pixels or more.
+pub fn draw(game: &FastGame, cell: usize) -> numpy::ndarray::Array3<u8> {
+    let c = *game.config();
+    let (w, h) = (c.width as usize, c.height as usize);
+    let mut out = numpy::ndarray::Array3::<u8>::zeros((h * cell, w * cell, 3));
+    let heads: Vec<Option<Pos>> =
+        (0..game.num_players()).map(|id| game.player(id)).map(|p| p.alive.then_some(p.pos)).collect();
+    let gap = usize::from(cell >= 4);
+    for y in 0..h {
+        for x in 0..w {
+            let pos = Pos::new(x as u8, y as u8);
+            let v = game.cell(pos);
+            let rgb = match v {
+                ROCK => ROCK_RGB,
+                v if v >= 0 => {
+                    let base = PALETTE[v as usize % PALETTE.len()];
+                    if heads[v as usize] == Some(pos) {
+                        base.map(|b| b.saturating_add(60))
+                    } else {
+                        base.map(|b| b / 2 + 20)
+                    }
+                }
+                _ => EMPTY_RGB,
+            };
+            for py in y * cell..(y + 1) * cell - gap {
+                for px in x * cell..(x + 1) * cell - gap {
+                    for (k, &value) in rgb.iter().enumerate() {
+                        out[[py, px, k]] = value;
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -630,6 +630,18 @@ impl PyVectorEnv {
         Ok(grid.as_array().index_axis(Axis(0), env).to_owned().into_pyarray(py))
     }
 
+    /// Game `env` as an RGB image, as `Game.rgb_array` draws one.
+    #[pyo3(signature = (env, cell=8))]
+    fn rgb_array<'py>(&self, py: Python<'py>, env: usize, cell: usize) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let game = self.games.get(env).ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err(format!("env {env} does not exist: there are {}", self.games.len()))
+        })?;
+        if !(1..=64).contains(&cell) {
+            return Err(PyValueError::new_err(format!("cell is 1 to 64 pixels, not {cell}")));
+        }
+        Ok(obs::draw(game, cell).into_pyarray(py))
+    }
+
     /// Whether each step returns fresh arrays (True) or the same read-only
     /// views, updated in place (False).
     #[getter]

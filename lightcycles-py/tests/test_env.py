@@ -237,7 +237,7 @@ def test_vector_env_renders_ansi():
     frames = venv.render()
     assert len(frames) == 2 and frames[1] == env_mod.ansi(lc.Game(lc.Config(width=12, height=10), seed=1).grid())
     with pytest.raises(ValueError, match="render_mode"):
-        env_mod.VectorEnv(2, render_mode="human")
+        env_mod.VectorEnv(2, render_mode="pixels")
     with pytest.raises(ValueError, match="seat 2"):
         env_mod.VectorEnv(2, seat=2)
 

@@ -14,7 +14,7 @@ Needs the ``env`` extra: ``pip install ./lightcycles-py[env]``.
 from __future__ import annotations
 
 import functools
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 import gymnasium as gym
@@ -22,7 +22,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
-from pettingzoo import ParallelEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import parallel_to_aec_wrapper
+from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper
 
 from lightcycles._lightcycles import PLANES as _PLANES
 from lightcycles._lightcycles import Config, Game
@@ -95,12 +97,46 @@ def planes(game: Game, you: int, egocentric: bool = False, view: Optional[int] =
     return game.planes(you, egocentric, view, dtype)
 
 
+#: The render modes every environment takes: the board as text, as an
+#: image drawn in Rust, or printed to the terminal (a display of its own).
+RENDER_MODES = ["ansi", "rgb_array", "human"]
+
+
+def _check_render_mode(render_mode: Optional[str]) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode {render_mode!r} is not None, {', '.join(map(repr, RENDER_MODES))}")
+
+
+def _render(render_mode: Optional[str], board: np.ndarray, image: Callable[[], np.ndarray]) -> Any:
+    """What render() gives in each mode: text, an image, or None after
+    printing the board (human)."""
+    if render_mode == "ansi":
+        return ansi(board)
+    if render_mode == "rgb_array":
+        return image()
+    if render_mode == "human":
+        print(ansi(board), end="\n\n", flush=True)
+    return None
+
+
 def parallel_env(**kwargs: Any) -> "LightCyclesEnv":
     """A PettingZoo ParallelEnv: ``parallel_env(width=48, height=36,
-    players=2, max_ticks=2000, rock_density=4, fault_policy="straight",
-    obs_type="planes", egocentric=False, view=None, dtype=np.int8,
-    action_mask=False)``."""
+    players=2, max_ticks=2000 (or max_cycles), rock_density=4,
+    fault_policy="straight", obs_type="planes", egocentric=False, view=None,
+    dtype=np.int8, action_mask=False, render_mode=None)``."""
     return LightCyclesEnv(**kwargs)
+
+
+def raw_env(**kwargs: Any) -> AECEnv:
+    """The PettingZoo AEC form of :func:`parallel_env`, unwrapped (as
+    PettingZoo environments have ``raw_env``)."""
+    return parallel_to_aec_wrapper(parallel_env(**kwargs))
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The PettingZoo AEC environment: :func:`raw_env` with PettingZoo's
+    checks of actions out of range and of the order of calls."""
+    return OrderEnforcingWrapper(AssertOutOfBoundsWrapper(raw_env(**kwargs)))
 
 
 class LightCyclesEnv(ParallelEnv):
@@ -117,7 +153,7 @@ class LightCyclesEnv(ParallelEnv):
     int8 (N, E, S, W), 1 for the moves that do not crash at once.
     """
 
-    metadata = {"name": "lightcycles_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+    metadata = {"name": "lightcycles_v0", "render_modes": RENDER_MODES, "render_fps": 10, "is_parallelizable": True}
 
     def __init__(
         self,
@@ -127,11 +163,17 @@ class LightCyclesEnv(ParallelEnv):
         view: Optional[int] = None,
         dtype: Any = np.int8,
         action_mask: bool = False,
+        max_cycles: Optional[int] = None,
         **config: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")
+        _check_render_mode(render_mode)
+        if max_cycles is not None:
+            # PettingZoo's name for the tick cap.
+            if "max_ticks" in config:
+                raise ValueError("give max_cycles or max_ticks, not both")
+            config["max_ticks"] = max_cycles
         self.config = Config(**config)
+        self.max_cycles = self.config.max_ticks
         if obs_type == "codeclash":
             if egocentric or view is not None or action_mask:
                 raise ValueError('obs_type="codeclash" takes no egocentric, view or action_mask')
@@ -144,6 +186,7 @@ class LightCyclesEnv(ParallelEnv):
         self.agents: List[str] = []
         self.game: Optional[Game] = None
         self._seed = 0
+        self.state_space = spaces.Box(-2, 7, (self.config.height, self.config.width), np.int8)
 
     @functools.lru_cache(maxsize=None)
     def observation_space(self, agent: str) -> spaces.Space:
@@ -177,9 +220,17 @@ class LightCyclesEnv(ParallelEnv):
             return {"observation": seen, "action_mask": game.action_mask(you)}
         return seen
 
+    def state(self) -> np.ndarray:
+        """The whole board (height, width) int8, the values of obs["grid"]:
+        every seat's trail, rocks, empty cells."""
+        assert self.game is not None, "reset() before state()"
+        return self.game.grid()
+
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
         if seed is not None:
             self._seed = seed
+            for i, a in enumerate(self.possible_agents):
+                self.action_space(a).seed(seed + i)
         self.game = Game(self.config, seed=self._seed)
         self._seed += 1
         self.agents = list(self.possible_agents)
@@ -215,10 +266,13 @@ class LightCyclesEnv(ParallelEnv):
         self.agents = [] if over else [a for a in before if players[self.possible_agents.index(a)]["alive"]]
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> Optional[str]:
-        if self.render_mode != "ansi" or self.game is None:
+    def render(self) -> Any:
+        """``ansi``: the board as text; ``rgb_array``: an image (drawn in
+        Rust, 8 pixels a cell); ``human``: the board printed."""
+        if self.game is None:
             return None
-        return ansi(self.game.grid())
+        game = self.game
+        return _render(self.render_mode, game.grid(), game.rgb_array)
 
     def close(self) -> None:
         self.game = None
@@ -257,7 +311,7 @@ class VectorEnv(GymVectorEnv):
     array reaches the games.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": RENDER_MODES, "render_fps": 10}
 
     def __init__(
         self,
@@ -278,8 +332,7 @@ class VectorEnv(GymVectorEnv):
         self.num_envs = num_envs
         if opponent is not None and seat is None:
             seat = 0
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")
+        _check_render_mode(render_mode)
         self.config = Config(**config)
         n = self.config.players
         if seat is not None and not 0 <= seat < n:
@@ -341,10 +394,15 @@ class VectorEnv(GymVectorEnv):
         return obs
 
     def render(self) -> Optional[tuple]:
-        """With ``render_mode="ansi"``, each game's board as text."""
-        if self.render_mode != "ansi":
+        """Each game's board: as text (``ansi``), as an image
+        (``rgb_array``), or printed (``human``, which returns None)."""
+        if self.render_mode is None:
             return None
-        return tuple(ansi(self._env.board(i)) for i in range(self.num_envs))
+        frames = tuple(
+            _render(self.render_mode, self._env.board(i), functools.partial(self._env.rgb_array, i))
+            for i in range(self.num_envs)
+        )
+        return None if self.render_mode == "human" else frames
 
 
 class DuelEnv(gym.Env):
@@ -364,7 +422,7 @@ class DuelEnv(gym.Env):
     ``reset(seed=S)`` plays the game of seed S; ``reset()`` the next one.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 10}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 10}
 
     def __init__(
         self,
@@ -380,8 +438,7 @@ class DuelEnv(gym.Env):
         seed: int = 0,
         **config: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r} is not None or 'ansi'")
+        _check_render_mode(render_mode)
         self._venv = VectorEnv(
             1,
             seed=seed,
@@ -420,10 +477,11 @@ class DuelEnv(gym.Env):
         self._over = bool(terminations[0] or truncations[0])
         return self._first(obs), float(rewards[0]), bool(terminations[0]), bool(truncations[0]), {}
 
-    def render(self) -> Optional[str]:
-        if self.render_mode != "ansi":
-            return None
-        return ansi(self._venv._env.board(0))
+    def render(self) -> Any:
+        """The board: text (``ansi``), an image (``rgb_array``), or printed
+        (``human``)."""
+        inner = self._venv._env
+        return _render(self.render_mode, inner.board(0), functools.partial(inner.rgb_array, 0))
 
 
 def duel_vector_env(num_envs: int, opponent: Any = "builtin:floodfill", **kwargs: Any) -> VectorEnv:
@@ -447,4 +505,17 @@ def ansi(grid: np.ndarray) -> str:
     return "\n".join("".join(chars.get(int(v), str(int(v))) for v in row) for row in grid)
 
 
-__all__ = ["DuelEnv", "LightCyclesEnv", "Observations", "PLANES", "VectorEnv", "ansi", "duel_vector_env", "parallel_env", "planes"]
+__all__ = [
+    "DuelEnv",
+    "LightCyclesEnv",
+    "Observations",
+    "PLANES",
+    "RENDER_MODES",
+    "VectorEnv",
+    "ansi",
+    "duel_vector_env",
+    "env",
+    "parallel_env",
+    "planes",
+    "raw_env",
+]
