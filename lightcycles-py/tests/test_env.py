@@ -250,3 +250,23 @@ def test_vector_env_refuses_bad_actions():
         venv.step(np.full((4, 2), 7))
     with pytest.raises(ValueError, match="num_envs is at least 1"):
         env_mod.VectorEnv(0)
+
+
+@pytest.mark.parametrize("pool", [0, 3])
+def test_a_map_pool_replays_the_seeds_first_games(pool):
+    cfg = dict(width=12, height=10)
+    venv = env_mod.VectorEnv(2, seed=50, map_pool=pool, **cfg)
+    venv.reset(seed=50)
+    started = 2
+    for _ in range(200):
+        _, _, _, _, infos = venv.step(np.zeros((2, 2), dtype=np.int64))
+        if "_seed" in infos:
+            for i in np.flatnonzero(infos["_seed"]):
+                expected = 50 + (started % pool if pool else started)
+                assert infos["seed"][i] == expected
+                started += 1
+                obs = venv._env.board(int(i))
+                assert np.array_equal(obs, lc.Game(lc.Config(**cfg), seed=expected).grid())
+    assert started > 6
+    with pytest.raises(ValueError, match="map_pool is at most"):
+        lc.VectorEnv(1, map_pool=1 << 30)

@@ -203,6 +203,7 @@ class VectorEnv:
         opponent: Optional[Bot] = None,
         seat: int = 0,
         time_ms: int = 50,
+        map_pool: int = 4096,
     ) -> None: ...
     @property
     def num_envs(self) -> int: ...

@@ -298,6 +298,10 @@ class VectorEnv(GymVectorEnv):
     they are seat k's alone, (num_envs,), the shape Gymnasium's reward
     wrappers (``RecordEpisodeStatistics``, ``NormalizeReward``) take.
 
+    Resets cost about a copy: game k of a seed replays game k mod
+    ``map_pool`` (4096) of that seed, made once when first played
+    (``map_pool=0``: every game from its own seed).
+
     Autoreset is Gymnasium's ``NEXT_STEP`` (``metadata["autoreset_mode"]``):
     the step on which a game ends returns its final board, rewards and
     flags; the next step resets it with the next seed instead of moving
@@ -327,6 +331,7 @@ class VectorEnv(GymVectorEnv):
         action_mask: bool = False,
         opponent: Any = None,
         time_ms: int = 50,
+        map_pool: int = 4096,
         **config: Any,
     ) -> None:
         self.num_envs = num_envs
@@ -339,7 +344,7 @@ class VectorEnv(GymVectorEnv):
             raise ValueError(f"seat {seat} is not a player of {n}")
         self.obs = Observations(self.config, obs_type, egocentric, view, dtype, action_mask)
         extra = {} if opponent is None else {"opponent": opponent, "seat": seat, "time_ms": time_ms}
-        self._env = _VectorEnv(num_envs, self.config, seed, copy, **self.obs.kwargs(), **extra)
+        self._env = _VectorEnv(num_envs, self.config, seed, copy, **self.obs.kwargs(), **extra, map_pool=map_pool)
         self.copy = copy
         self.seat = seat
         self.opponent = opponent
@@ -436,6 +441,7 @@ class DuelEnv(gym.Env):
         action_mask: bool = False,
         time_ms: int = 50,
         seed: int = 0,
+        map_pool: int = 4096,
         **config: Any,
     ) -> None:
         _check_render_mode(render_mode)
@@ -450,6 +456,7 @@ class DuelEnv(gym.Env):
             action_mask=action_mask,
             opponent=opponent,
             time_ms=time_ms,
+            map_pool=map_pool,
             **config,
         )
         self.config = self._venv.config
