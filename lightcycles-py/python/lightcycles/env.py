@@ -24,7 +24,7 @@ from gymnasium.vector import VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec_wrapper
-from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper
+from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, BaseParallelWrapper, OrderEnforcingWrapper
 
 from lightcycles._lightcycles import PLANES as _PLANES
 from lightcycles._lightcycles import Config, Game
@@ -278,6 +278,46 @@ class LightCyclesEnv(ParallelEnv):
         self.game = None
 
 
+class BlackDeath(BaseParallelWrapper):
+    """Keeps every agent in the game until it ends: an agent out of it gets
+    zero observations, reward 0 and no flags, and when the game ends every
+    agent is done. What SuperSuit's ``pettingzoo_env_to_vec_env_v1`` needs
+    for games of more than two (an agent that crashes leaves the others
+    riding). SuperSuit's own ``black_death_v3`` ends an episode only when
+    every agent is both terminated *and* truncated
+    (``(terminations & truncations).all()``), which no game sets, so it
+    steps a finished game: use ``black_death(env)`` instead."""
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+        obs, infos = self.env.reset(seed=seed, options=options)
+        self.agents = list(self.env.possible_agents)
+        return obs, infos
+
+    def step(self, actions: Dict[str, Any]):
+        inner = self.env
+        obs, rewards, terminations, truncations, infos = inner.step(
+            {a: act for a, act in actions.items() if a in inner.agents}
+        )
+        over = not inner.agents
+        out = {}
+        for a in self.agents:
+            out[a] = obs[a] if a in obs else np.zeros_like(self.observation_space(a).low)
+        rews = {a: rewards.get(a, 0.0) for a in self.agents}
+        # In play, nobody is done; at the end, everybody is, as the game says
+        # (an agent out earlier was terminated).
+        terms = {a: over and terminations.get(a, True) for a in self.agents}
+        truncs = {a: over and truncations.get(a, False) for a in self.agents}
+        infos = {a: infos.get(a, {}) for a in self.agents}
+        if over:
+            self.agents = []
+        return out, rews, terms, truncs, infos
+
+
+def black_death(env: ParallelEnv) -> BlackDeath:
+    """``env`` with every agent kept until the game ends (:class:`BlackDeath`)."""
+    return BlackDeath(env)
+
+
 class VectorEnv(GymVectorEnv):
     """Many games stepped in one Rust call, as a ``gymnasium.vector.VectorEnv``
     for self-play: ``VectorEnv(num_envs, seed=0, copy=True, seat=None,
@@ -513,6 +553,7 @@ def ansi(grid: np.ndarray) -> str:
 
 
 __all__ = [
+    "BlackDeath",
     "DuelEnv",
     "LightCyclesEnv",
     "Observations",
@@ -520,6 +561,7 @@ __all__ = [
     "RENDER_MODES",
     "VectorEnv",
     "ansi",
+    "black_death",
     "duel_vector_env",
     "env",
     "parallel_env",
