@@ -116,7 +116,12 @@ pub fn write_planes<T: Cell>(game: &FastGame, you: usize, view: View, out: &mut 
                 out[[2, row, col]] = T::ONE;
                 continue;
             }
-            let v = game.cell(Pos::new(x as u8, y as u8));
+            let pos = Pos::new(x as u8, y as u8);
+            // Most cells are empty: one bit says so, before the owner planes.
+            if !game.is_solid(pos) {
+                continue;
+            }
+            let v = game.cell(pos);
             if v == you as i8 {
                 out[[0, row, col]] = T::ONE;
             } else if v >= 0 {
@@ -167,11 +172,17 @@ impl Dtype {
     /// Reads `dtype` as numpy does (np.float32, "float32", "f4", …); int8
     /// and float32 are the two planes come in.
     pub fn from_py(dtype: &Bound<'_, PyAny>) -> PyResult<Dtype> {
-        let name: String = dtype.py().import("numpy")?.getattr("dtype")?.call1((dtype,))?.getattr("name")?.extract()?;
-        match name.as_str() {
-            "int8" => Ok(Dtype::I8),
-            "float32" => Ok(Dtype::F32),
-            _ => Err(PyValueError::new_err(format!("planes are int8 or float32, not {name}"))),
+        let dtype = dtype.py().import("numpy")?.getattr("dtype")?.call1((dtype,))?;
+        // The one-letter code, a plain attribute (numpy's `name` is
+        // computed in Python, slower than the planes themselves).
+        let code: String = dtype.getattr("char")?.extract()?;
+        match code.as_str() {
+            "b" => Ok(Dtype::I8),
+            "f" => Ok(Dtype::F32),
+            _ => {
+                let name: String = dtype.str()?.extract()?;
+                Err(PyValueError::new_err(format!("planes are int8 or float32, not {name}")))
+            }
         }
     }
 }
