@@ -137,7 +137,9 @@ def test_gymnasiums_async_vector_env_runs_duels_in_processes():
     gym = pytest.importorskip("gymnasium")
     env_mod = pytest.importorskip("lightcycles.env")
     make = [lambda: env_mod.DuelEnv(opponent="builtin:random", width=16, height=16)] * 2
-    env = gym.vector.AsyncVectorEnv(make, context="fork")
+    # spawn: the workers unpickle what they run, and no thread of this
+    # process (Ray's, in CI) is forked with them.
+    env = gym.vector.AsyncVectorEnv(make, context="spawn")
     try:
         obs, infos = env.reset(seed=[5, 6])
         assert obs.shape == (2, 5, 16, 16) and infos["seed"].tolist() == [5, 6]
