@@ -69,6 +69,16 @@ impl PyConfig {
         self.inner.fault_policy.as_str()
     }
 
+    /// Pickles (and copies) as the call that makes it again.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (u32, u32, u32, u32, u32, &'static str))> {
+        let c = slf.get().inner;
+        let args = (c.width, c.height, c.players, c.max_ticks, c.rock_density, c.fault_policy.as_str());
+        Ok((slf.get_type().into_any(), args))
+    }
+
     fn __repr__(&self) -> String {
         let c = &self.inner;
         format!(

@@ -3,9 +3,13 @@
 
 use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::space::{self, Scratch};
-use lightcycles_core::{map, Action, Answer, Config, Engine, FastGame, FaultPolicy, GameError, Pos, StepError};
+use lightcycles_core::{
+    map, Action, Answer, Config, Dir, Engine, FastGame, FaultKind, FaultPolicy, GameError, PlayerState, Pos, Position,
+    StepError,
+};
 use lightcycles_host::game::match_loop::MapFile;
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::ndarray::{Array1, Array3};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -13,6 +17,7 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::config::{value_error, PyConfig};
 use crate::convert;
+use crate::obs;
 
 create_exception!(lightcycles, GameOver, PyRuntimeError, "Raised by Game.step on a game that is over.");
 
@@ -228,6 +233,60 @@ impl PyGame {
         PyArray1::from_vec(py, cells).reshape([c.height as usize, c.width as usize])
     }
 
+    /// The planes of player `you` (5, rows, columns), int8 or float32:
+    /// own trail, other trails, walls, heads, the cells behind the heads
+    /// (lightcycles.env.PLANES). egocentric=True centres them on the
+    /// player's head and turns them so that its heading is up, in a square
+    /// of side 2 * view + 1 (view None: the whole board from any cell).
+    #[pyo3(signature = (you, egocentric=false, view=None, dtype=None))]
+    fn planes<'py>(
+        &self,
+        py: Python<'py>,
+        you: usize,
+        egocentric: bool,
+        view: Option<usize>,
+        dtype: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let id = self.player_id(you)?;
+        let c = self.game.config();
+        let view = obs::View::new(egocentric, view, c.width, c.height)?;
+        let (rows, cols) = view.shape(c.width, c.height);
+        let dtype = dtype.map(obs::Dtype::from_py).transpose()?.unwrap_or(obs::Dtype::I8);
+        Ok(match dtype {
+            obs::Dtype::I8 => {
+                let mut out = Array3::<i8>::zeros((obs::PLANES, rows, cols));
+                obs::write_planes(&self.game, id, view, &mut out.view_mut());
+                out.into_pyarray(py).into_any()
+            }
+            obs::Dtype::F32 => {
+                let mut out = Array3::<f32>::zeros((obs::PLANES, rows, cols));
+                obs::write_planes(&self.game, id, view, &mut out.view_mut());
+                out.into_pyarray(py).into_any()
+            }
+        })
+    }
+
+    /// The board as an RGB image (height * cell, width * cell, 3) uint8,
+    /// for `render_mode="rgb_array"`: each trail in its player's colour,
+    /// living heads brighter, rocks grey.
+    #[pyo3(signature = (cell=8))]
+    fn rgb_array<'py>(&self, py: Python<'py>, cell: usize) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+        if !(1..=64).contains(&cell) {
+            return Err(PyValueError::new_err(format!("cell is 1 to 64 pixels, not {cell}")));
+        }
+        Ok(obs::draw(&self.game, cell).into_pyarray(py))
+    }
+
+    /// The action mask of player `you`: four int8 (N, E, S, W), 1 for the
+    /// moves that do not crash at once; all four when none is safe or the
+    /// player is out (a masked policy always has a move).
+    fn action_mask<'py>(&self, py: Python<'py>, you: usize) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let id = self.player_id(you)?;
+        let mut out = Array1::<i8>::zeros(4);
+        obs::write_mask(&self.game, id, &mut out.view_mut());
+        Ok(out.into_pyarray(py))
+    }
+
     /// The value of one cell: -1 empty, -2 rock (and off the board), a
     /// player's id on its trail and head.
     fn cell(&self, x: i64, y: i64) -> i8 {
@@ -242,6 +301,89 @@ impl PyGame {
         let mut copy = PyGame::of(self.game.clone());
         copy.history = self.history.clone();
         copy
+    }
+
+    /// Pickles as its position (board, players, tick) and its record:
+    /// `Game._from_state` makes the same game again, record and all.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let position = this.game.position();
+        let players: Vec<(u8, u8, u8, bool, u32, Option<u32>)> = position
+            .players
+            .iter()
+            .map(|p| (p.pos.x, p.pos.y, p.dir.code(), p.alive, p.trail, p.eliminated_at))
+            .collect();
+        let grid: Vec<u8> = position.grid.iter().map(|&v| v as u8).collect();
+        let history = match &this.history {
+            None => py.None().into_bound(py),
+            Some(h) => {
+                let origin = match &h.origin {
+                    Start::Seed(seed) => ("seed", seed.into_pyobject(py)?.into_any()),
+                    Start::MapFile(text) => ("map", text.into_pyobject(py)?.into_any()),
+                };
+                let answers: Vec<Vec<(Option<String>, Option<&'static str>)>> = h
+                    .answers
+                    .iter()
+                    .map(|tick| tick.iter().map(|a| (a.line.clone(), a.fault.map(|f| f.as_str()))).collect())
+                    .collect();
+                (origin, answers).into_pyobject(py)?.into_any()
+            }
+        };
+        let config = PyConfig { inner: position.config };
+        let state = (config, position.tick, pyo3::types::PyBytes::new(py, &grid), players, history);
+        let make = slf.get_type().getattr("_from_state")?;
+        Ok((make, (state.into_pyobject(py)?.into_any(),)))
+    }
+
+    /// The game a pickled state holds (what `__reduce__` gives).
+    #[staticmethod]
+    #[allow(clippy::type_complexity)]
+    fn _from_state(
+        state: (
+            PyConfig,
+            u32,
+            Vec<u8>,
+            Vec<(u8, u8, u8, bool, u32, Option<u32>)>,
+            Option<((String, Bound<'_, PyAny>), Vec<Vec<(Option<String>, Option<String>)>>)>,
+        ),
+    ) -> PyResult<PyGame> {
+        let (config, tick, grid, players, history) = state;
+        let players = players
+            .into_iter()
+            .map(|(x, y, dir, alive, trail, eliminated_at)| {
+                let dir =
+                    Dir::from_code(u32::from(dir)).ok_or_else(|| PyValueError::new_err("a direction is 0 to 3"))?;
+                Ok(PlayerState { pos: Pos::new(x, y), dir, alive, trail, eliminated_at })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let grid = grid.into_iter().map(|v| v as i8).collect();
+        let position = Position { config: config.inner, tick, grid, players };
+        let mut game = PyGame::of(FastGame::from_position(&position).map_err(game_error)?);
+        if let Some(((kind, value), answers)) = history {
+            let origin = match kind.as_str() {
+                "seed" => Start::Seed(value.extract()?),
+                "map" => Start::MapFile(value.extract()?),
+                _ => return Err(PyValueError::new_err(format!("a game starts from a seed or a map, not {kind:?}"))),
+            };
+            let answers = answers
+                .into_iter()
+                .map(|tick| {
+                    tick.into_iter()
+                        .map(|(line, fault)| {
+                            let fault = fault
+                                .map(|f| {
+                                    f.parse::<FaultKind>().map_err(|_| PyValueError::new_err(format!("no fault {f:?}")))
+                                })
+                                .transpose()?;
+                            Ok(Answer { line, fault })
+                        })
+                        .collect::<PyResult<Vec<_>>>()
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            game.history = Some(History { origin, answers });
+        }
+        Ok(game)
     }
 
     fn __copy__(&self) -> PyGame {

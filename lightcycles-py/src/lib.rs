@@ -10,6 +10,7 @@
 //! - [`tournament`]: `tournament` (or one shard of it), `merge_results` and
 //!   `check_bots`.
 //! - [`vector`]: `VectorEnv`, many games stepped in one call.
+//! - [`obs`]: the planes and action masks every environment observes.
 //!
 //! Python objects cross the boundary as the JSON the host writes, read
 //! with the `json` module, so a dict here is the dict a CodeClash bot
@@ -19,6 +20,7 @@ mod config;
 mod convert;
 mod deadline;
 mod game;
+mod obs;
 mod play;
 mod replay;
 mod search_state;
@@ -33,6 +35,7 @@ fn _lightcycles(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The crate's version, which maturin also writes into the package
     // metadata: one version, written once.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("PLANES", obs::PLANE_NAMES.to_vec())?;
     m.add_class::<config::PyConfig>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<replay::PyReplay>()?;

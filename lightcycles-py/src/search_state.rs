@@ -5,12 +5,12 @@
 use lightcycles_core::observation::PlayerView;
 use lightcycles_core::search_state::SearchState;
 use lightcycles_core::space::lean;
-use lightcycles_core::{Action, StepError};
+use lightcycles_core::{Action, CellValue, Dir, Engine, FastGame, PlayerState, Pos, Position, StepError, EMPTY, ROCK};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::config::value_error;
+use crate::config::{value_error, PyConfig};
 use crate::convert;
 use crate::game::{GameOver, PyGame};
 
@@ -84,6 +84,72 @@ impl PySearchState {
 
     fn __copy__(&self) -> PySearchState {
         self.clone_state()
+    }
+
+    /// Pickles as its board (which cells are solid), players and tick:
+    /// `SearchState._from_state` makes the same state again.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let state = &this.state;
+        let c = *state.config();
+        let solid: Vec<u8> = (0..c.height)
+            .flat_map(|y| (0..c.width).map(move |x| Pos::new(x as u8, y as u8)))
+            .map(|pos| u8::from(!state.cell_is_empty(pos)))
+            .collect();
+        let players: Vec<(u8, u8, u8, bool, u32, Option<u32>)> = (0..state.num_players())
+            .map(|id| state.player(id))
+            .map(|p| (p.pos.x, p.pos.y, p.dir.code(), p.alive, p.trail, p.eliminated_at))
+            .collect();
+        let out = (PyConfig { inner: c }, state.tick(), pyo3::types::PyBytes::new(py, &solid), players);
+        Ok((slf.get_type().getattr("_from_state")?, (out.into_pyobject(py)?.into_any(),)))
+    }
+
+    /// The state a pickle holds. A search state knows which cells are
+    /// solid, not whose trail fills them: the game it is made from gives
+    /// each player its head and as many other solid cells as its trail
+    /// holds (the rest are rocks), which the state does not tell apart.
+    #[staticmethod]
+    #[allow(clippy::type_complexity)]
+    fn _from_state(
+        state: (PyConfig, u32, Vec<u8>, Vec<(u8, u8, u8, bool, u32, Option<u32>)>),
+    ) -> PyResult<PySearchState> {
+        let (config, tick, solid, players) = state;
+        let c = config.inner;
+        if solid.len() != c.cells() {
+            return Err(PyValueError::new_err(format!("{} cells for a board of {}", solid.len(), c.cells())));
+        }
+        let players = players
+            .into_iter()
+            .map(|(x, y, dir, alive, trail, eliminated_at)| {
+                let dir =
+                    Dir::from_code(u32::from(dir)).ok_or_else(|| PyValueError::new_err("a direction is 0 to 3"))?;
+                Ok(PlayerState { pos: Pos::new(x, y), dir, alive, trail, eliminated_at })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let mut grid: Vec<CellValue> = solid.iter().map(|&v| if v != 0 { ROCK } else { EMPTY }).collect();
+        let w = c.width;
+        let mut left: Vec<u32> = players.iter().map(|p| p.trail.saturating_sub(1)).collect();
+        for (id, p) in players.iter().enumerate() {
+            if let Some(cell) = grid.get_mut(p.pos.index(w)) {
+                *cell = id as CellValue;
+            }
+        }
+        let mut id = 0;
+        for cell in grid.iter_mut().filter(|cell| **cell == ROCK) {
+            while id < left.len() && left[id] == 0 {
+                id += 1;
+            }
+            if id == left.len() {
+                break;
+            }
+            *cell = id as CellValue;
+            left[id] -= 1;
+        }
+        let position = Position { config: c, tick, grid, players };
+        let game = FastGame::from_position(&position).map_err(value_error)?;
+        SearchState::from_game(&game).map(|state| PySearchState { state }).map_err(value_error)
     }
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PySearchState {

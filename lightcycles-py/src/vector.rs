@@ -1,69 +1,235 @@
 //! `lightcycles.VectorEnv`: many games stepped in one call, observations
-//! written into arrays made once, ended games reset in place.
+//! written into arrays made once, ended games reset on the step after
+//! (Gymnasium's next-step autoreset).
 //!
 //! The board array is kept up to date cell by cell: a tick changes only the
 //! cells under the players' heads (trails stay, rocks stay), so a step
-//! writes a few cells per game, not the board.
+//! writes a few cells per game, not the board. Python never gets those
+//! arrays writeable: it gets copies, or read-only views of them, so what a
+//! user writes cannot reach the boards.
 
 use lightcycles_core::rng::game_seed;
-use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Map, EMPTY, ROCK};
-use numpy::ndarray::{Array2, Array3, Axis};
-use numpy::{IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
+use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Map, Pos, Position, EMPTY, ROCK};
+use numpy::ndarray::{Array1, Array2, Array3, Array5, Axis};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray5, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use lightcycles_host::bot::{Bot, BotContext, BotFactory, Turn};
+use lightcycles_host::game::match_loop::answer_of;
+
 use crate::config::{value_error, PyConfig};
+use crate::obs::{self, Cell, Dtype, View};
+use crate::play::hosting;
 
 /// Many games of one configuration, stepped together (Gymnasium's vector
 /// API, every player of every game acting at once).
 ///
-/// Observations are arrays made once and written in place: "grid"
-/// (num_envs, height, width) int8 with the values of obs["grid"], "heads"
-/// (num_envs, players, 2) int16 (x, y), "alive" (num_envs, players) bool.
-/// A game that ends is reset with the next seed in the same step, so the
-/// arrays returned always show games in play; rewards, terminations and
-/// truncations say how the ended one finished.
+/// Observations are "grid" (num_envs, height, width) int8 with the values
+/// of obs["grid"], "heads" (num_envs, players, 2) int16 (x, y), "alive"
+/// (num_envs, players) bool. With copy=True (the default) every step
+/// returns fresh arrays; with copy=False it returns the same read-only
+/// views each step, updated in place (copy what you keep). Rewards and
+/// flags are fresh arrays each step either way.
+///
+/// A game that ends shows its final board on the step it ends (rewards,
+/// terminations and truncations say how); the next step resets it with
+/// the next seed, ignoring its actions, with reward 0 and no flags:
+/// Gymnasium's next-step autoreset.
 #[pyclass(name = "VectorEnv", module = "lightcycles", unsendable)]
 pub struct PyVectorEnv {
+    /// What the env was made with, as `__reduce__` gives it back: the
+    /// constructor's arguments after num_envs and config.
+    made_with: Py<PyAny>,
     config: Config,
     games: Vec<FastGame>,
     /// The map of each game in play.
     maps: Vec<Map>,
     /// The seed of each game in play.
     seeds: Vec<u64>,
+    /// map_pool=N: the first N games of the seed (each map and start state,
+    /// made when first played), which game k replays as game k mod N.
+    /// Empty: every game is made from its own seed.
+    pool: Vec<Option<(Map, FastGame)>>,
+    /// The games that ended on the last step: reset on the next.
+    done: Vec<bool>,
     base_seed: u64,
     /// Games started so far: game k gets seed `base_seed + k`.
     started: u64,
+    /// No step since the env was made: a reset without a seed then plays
+    /// the games of the env's seed again, not the ones after them.
+    untouched: bool,
+    /// Fresh arrays per step, or the same read-only views.
+    copy: bool,
+    /// Every action of a step, checked before any game moves.
+    actions: Vec<Action>,
     grid: Py<PyArray3<i8>>,
     heads: Py<PyArray3<i16>>,
+    dirs: Py<PyArray2<i8>>,
     alive: Py<PyArray2<bool>>,
+    /// obs_type="planes": every seat's planes, and how they are laid out.
+    planes: Option<(Planes, View)>,
+    /// Where the planes mark each player's head and the cell behind it
+    /// (2 per player per game): what the next tick clears.
+    marks: Vec<Option<Pos>>,
+    /// action_mask=True: every seat's safe moves.
+    mask: Option<Py<PyArray3<i8>>>,
     rewards: Py<PyArray2<f32>>,
-    terminations: Py<numpy::PyArray1<bool>>,
-    truncations: Py<numpy::PyArray1<bool>>,
+    terminations: Py<PyArray1<bool>>,
+    truncations: Py<PyArray1<bool>>,
+    /// opponent=…: what makes the bot of every seat but `learner`, and
+    /// those bots (seat by seat, game by game; None at the learner's seat).
+    opponent: Option<Arc<dyn BotFactory>>,
+    bots: Vec<Option<Box<dyn Bot>>>,
+    /// With an opponent, each game's position as the bots see it, kept up
+    /// to date as the boards are (the cells under the heads).
+    positions: Vec<Position>,
+    learner: usize,
+    /// The time a bot has for an answer (what a search bot spends).
+    limit: Duration,
+    /// The observation's keys, and read-only views of their arrays: what
+    /// copy=False hands out.
+    views: Vec<(&'static str, Py<PyAny>)>,
+}
+
+/// The planes of every seat of every game (num_envs, players, PLANES,
+/// rows, columns), of one cell type.
+enum Planes {
+    I8(Py<PyArray5<i8>>),
+    F32(Py<PyArray5<f32>>),
+}
+
+/// Writes the planes of every seat of every game into `out`. Egocentric
+/// planes are written whole (a view moves with its rider); the others
+/// only where a tick changes them: the cells under the heads in the trail
+/// planes, and the marks of the heads and the cells behind them, which
+/// `marks` remembers (head, behind, for each player of each game). A game
+/// in `fresh` (just started: its board is its map) is its map's rocks and
+/// then the same.
+fn write_all_planes<T: Cell>(
+    games: &[FastGame],
+    maps: &[Map],
+    view: View,
+    fresh: &[usize],
+    marks: &mut [Option<Pos>],
+    out: &Bound<'_, PyArray5<T>>,
+) -> PyResult<()> {
+    let mut out = out.try_readwrite().map_err(borrowed)?;
+    let mut out = out.as_array_mut();
+    let mut started = vec![false; games.len()];
+    for &env in fresh {
+        started[env] = true;
+    }
+    let whole = view.egocentric;
+    for (env, game) in games.iter().enumerate() {
+        let n = game.num_players();
+        let mut seats = out.index_axis_mut(Axis(0), env);
+        let marks = &mut marks[env * 2 * n..(env + 1) * 2 * n];
+        if whole {
+            for id in 0..n {
+                obs::write_planes(game, id, view, &mut seats.index_axis_mut(Axis(0), id));
+            }
+        } else {
+            if started[env] {
+                seats.fill(T::ZERO);
+                marks.fill(None);
+                let w = game.config().width as usize;
+                for (i, _) in maps[env].rocks.iter().enumerate().filter(|(_, &rock)| rock) {
+                    for seat in 0..n {
+                        seats[[seat, 2, i / w, i % w]] = T::ONE;
+                    }
+                }
+            }
+            for (k, mark) in marks.iter().enumerate() {
+                if let Some(p) = mark {
+                    for seat in 0..n {
+                        seats[[seat, 3 + k % 2, p.y as usize, p.x as usize]] = T::ZERO;
+                    }
+                }
+            }
+            for id in 0..n {
+                let p = game.player(id).pos;
+                let v = game.cell(p);
+                let (y, x) = (p.y as usize, p.x as usize);
+                for seat in 0..n {
+                    let own = v == seat as i8;
+                    seats[[seat, 0, y, x]] = if own { T::ONE } else { T::ZERO };
+                    seats[[seat, 1, y, x]] = if v >= 0 && !own { T::ONE } else { T::ZERO };
+                }
+            }
+        }
+        for id in 0..n {
+            let p = game.player(id);
+            let behind = p.pos.step(p.dir.opposite(), game.config().width, game.config().height);
+            marks[2 * id] = p.alive.then_some(p.pos);
+            marks[2 * id + 1] = if p.alive { behind } else { None };
+            if !whole && p.alive {
+                for seat in 0..n {
+                    seats[[seat, 3, p.pos.y as usize, p.pos.x as usize]] = T::ONE;
+                    if let Some(b) = behind {
+                        seats[[seat, 4, b.y as usize, b.x as usize]] = T::ONE;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 impl PyVectorEnv {
     fn start(&mut self, env: usize) -> PyResult<()> {
-        let seed = game_seed(self.base_seed, self.started);
+        let k = self.started;
         self.started += 1;
-        let map = map::generate(&self.config, seed).map_err(value_error)?;
-        self.games[env] = FastGame::from_map(&self.config, &map).map_err(value_error)?;
-        self.maps[env] = map;
-        self.seeds[env] = seed;
+        if self.pool.is_empty() {
+            let seed = game_seed(self.base_seed, k);
+            let map = map::generate(&self.config, seed).map_err(value_error)?;
+            self.games[env] = FastGame::from_map(&self.config, &map).map_err(value_error)?;
+            self.maps[env] = map;
+            self.seeds[env] = seed;
+        } else {
+            // Game k is the pool's game k mod its size: made once, from
+            // that game's seed, then copied without allocating.
+            let slot = (k % self.pool.len() as u64) as usize;
+            let seed = game_seed(self.base_seed, slot as u64);
+            if self.pool[slot].is_none() {
+                let map = map::generate(&self.config, seed).map_err(value_error)?;
+                let game = FastGame::from_map(&self.config, &map).map_err(value_error)?;
+                self.pool[slot] = Some((map, game));
+            }
+            let (map, game) = self.pool[slot].as_ref().expect("made above");
+            self.games[env].copy_from(game);
+            self.maps[env].clone_from(map);
+            self.seeds[env] = seed;
+        }
+        let seed = self.seeds[env];
+        self.done[env] = false;
+        if let Some(factory) = &self.opponent {
+            self.positions[env] = self.games[env].position();
+            let n = self.config.players as usize;
+            for seat in (0..n).filter(|&seat| seat != self.learner) {
+                let ctx = BotContext { game: k, seat, players: n, seed };
+                self.bots[env * n + seat] = Some(factory.create(&ctx).map_err(value_error)?);
+            }
+        }
         Ok(())
     }
 
     /// Writes the boards of the games in `fresh` (just started: a board is
     /// its map) whole, and the players of every game with the cells under
     /// their heads: the arrays are borrowed once for the lot.
-    fn write(&self, py: Python<'_>, fresh: &[usize]) -> PyResult<()> {
+    fn write(&mut self, py: Python<'_>, fresh: &[usize]) -> PyResult<()> {
         let mut grid = self.grid.bind(py).try_readwrite().map_err(borrowed)?;
         let mut grid = grid.as_array_mut();
         let mut heads = self.heads.bind(py).try_readwrite().map_err(borrowed)?;
         let mut heads = heads.as_array_mut();
         let mut alive = self.alive.bind(py).try_readwrite().map_err(borrowed)?;
         let mut alive = alive.as_array_mut();
+        let mut dirs = self.dirs.bind(py).try_readwrite().map_err(borrowed)?;
+        let mut dirs = dirs.as_array_mut();
         for &env in fresh {
             // Rocks and empty cells; the start cells are the heads, below.
             let mut board = grid.index_axis_mut(Axis(0), env);
@@ -78,25 +244,131 @@ impl PyVectorEnv {
                 heads[[env, id, 0]] = p.pos.x as i16;
                 heads[[env, id, 1]] = p.pos.y as i16;
                 alive[[env, id]] = p.alive;
+                dirs[[env, id]] = p.dir.code() as i8;
+            }
+        }
+        let marks = &mut self.marks;
+        match &self.planes {
+            Some((Planes::I8(planes), view)) => {
+                write_all_planes(&self.games, &self.maps, *view, fresh, marks, planes.bind(py))?
+            }
+            Some((Planes::F32(planes), view)) => {
+                write_all_planes(&self.games, &self.maps, *view, fresh, marks, planes.bind(py))?
+            }
+            None => {}
+        }
+        if let Some(mask) = &self.mask {
+            let mut mask = mask.bind(py).try_readwrite().map_err(borrowed)?;
+            let mut mask = mask.as_array_mut();
+            for (env, game) in self.games.iter().enumerate() {
+                for id in 0..game.num_players() {
+                    obs::write_mask(game, id, &mut mask.index_axis_mut(Axis(0), env).index_axis_mut(Axis(0), id));
+                }
             }
         }
         Ok(())
     }
 
+    /// Writes every array again from the games as they stand (not from
+    /// their maps): after the games were put back from a pickle.
+    fn rewrite(&mut self, py: Python<'_>) -> PyResult<()> {
+        {
+            let mut grid = self.grid.bind(py).try_readwrite().map_err(borrowed)?;
+            let mut grid = grid.as_array_mut();
+            for (env, game) in self.games.iter().enumerate() {
+                for ((y, x), cell) in grid.index_axis_mut(Axis(0), env).indexed_iter_mut() {
+                    *cell = game.cell(Pos::new(x as u8, y as u8));
+                }
+            }
+        }
+        fn whole<T: Cell>(
+            games: &[FastGame],
+            view: View,
+            marks: &mut [Option<Pos>],
+            out: &Bound<'_, PyArray5<T>>,
+        ) -> PyResult<()> {
+            let mut out = out.try_readwrite().map_err(borrowed)?;
+            let mut out = out.as_array_mut();
+            for (env, game) in games.iter().enumerate() {
+                let n = game.num_players();
+                for id in 0..n {
+                    obs::write_planes(
+                        game,
+                        id,
+                        view,
+                        &mut out.index_axis_mut(Axis(0), env).index_axis_mut(Axis(0), id),
+                    );
+                    let p = game.player(id);
+                    let behind = p.pos.step(p.dir.opposite(), game.config().width, game.config().height);
+                    marks[env * 2 * n + 2 * id] = p.alive.then_some(p.pos);
+                    marks[env * 2 * n + 2 * id + 1] = if p.alive { behind } else { None };
+                }
+            }
+            Ok(())
+        }
+        match &self.planes {
+            Some((Planes::I8(planes), view)) => whole(&self.games, *view, &mut self.marks, planes.bind(py))?,
+            Some((Planes::F32(planes), view)) => whole(&self.games, *view, &mut self.marks, planes.bind(py))?,
+            None => {}
+        }
+        // The heads, directions, who rides and the masks.
+        self.write(py, &[])
+    }
+
+    /// The observation dict as Python gets it: fresh copies of the
+    /// arrays, or their read-only views.
     fn observations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        d.set_item("grid", self.grid.bind(py))?;
-        d.set_item("heads", self.heads.bind(py))?;
-        d.set_item("alive", self.alive.bind(py))?;
+        for (key, view) in &self.views {
+            let view = view.bind(py);
+            if self.copy {
+                d.set_item(*key, view.call_method0("copy")?)?;
+            } else {
+                d.set_item(*key, view)?;
+            }
+        }
         Ok(d)
+    }
+
+    /// Gymnasium's info of the games that just started: "seed" for every
+    /// env, and "_seed" saying which of them it is for.
+    fn seed_infos<'py>(&self, py: Python<'py>, fresh: &[usize]) -> PyResult<Bound<'py, PyDict>> {
+        let infos = PyDict::new(py);
+        if !fresh.is_empty() {
+            let mut seeds = Array1::<u64>::zeros(self.games.len());
+            let mut mask = Array1::<bool>::from_elem(self.games.len(), false);
+            for &env in fresh {
+                seeds[env] = self.seeds[env];
+                mask[env] = true;
+            }
+            infos.set_item("seed", seeds.into_pyarray(py))?;
+            infos.set_item("_seed", mask.into_pyarray(py))?;
+        }
+        Ok(infos)
     }
 }
 
-/// An output array that cannot be written: read-only (numpy's flag), or
-/// held by another borrow.
+/// An output array that cannot be written: held by another borrow.
 fn borrowed(e: numpy::BorrowError) -> PyErr {
     PyValueError::new_err(format!("an observation array cannot be written: {e}"))
 }
+
+/// A read-only view of `array`: numpy refuses writes through it, and the
+/// array itself stays writeable for the engine.
+fn read_only<'py>(array: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+    let view = array.call_method0("view")?;
+    let kwargs = PyDict::new(array.py());
+    kwargs.set_item("write", false)?;
+    view.call_method("setflags", (), Some(&kwargs))?;
+    Ok(view.unbind())
+}
+
+/// The pool of games a VectorEnv keeps unless told otherwise: 4096, some
+/// 7 MiB at 48 × 36, each made once on first play (5–7 µs) and copied after.
+const DEFAULT_POOL: usize = 4096;
+
+/// The most games a pool holds.
+const MAX_POOL: usize = 1 << 20;
 
 /// The most envs one VectorEnv holds (each is a game, a map and its rows
 /// of the arrays).
@@ -105,8 +377,27 @@ const MAX_ENVS: usize = 1 << 20;
 #[pymethods]
 impl PyVectorEnv {
     #[new]
-    #[pyo3(signature = (num_envs, config=None, seed=0))]
-    fn new(py: Python<'_>, num_envs: usize, config: Option<PyRef<'_, PyConfig>>, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (num_envs, config=None, seed=0, copy=true, obs_type="grid", egocentric=false, view=None, dtype=None, action_mask=false, opponent=None, seat=0, time_ms=50, map_pool=DEFAULT_POOL))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_envs: usize,
+        config: Option<PyRef<'_, PyConfig>>,
+        seed: u64,
+        copy: bool,
+        obs_type: &str,
+        egocentric: bool,
+        view: Option<usize>,
+        dtype: Option<&Bound<'_, PyAny>>,
+        action_mask: bool,
+        opponent: Option<&Bound<'_, PyAny>>,
+        seat: usize,
+        time_ms: u64,
+        map_pool: usize,
+    ) -> PyResult<Self> {
+        if map_pool > MAX_POOL {
+            return Err(PyValueError::new_err(format!("map_pool is at most {MAX_POOL}, not {map_pool}")));
+        }
         if num_envs == 0 {
             return Err(PyValueError::new_err("num_envs is at least 1"));
         }
@@ -115,10 +406,53 @@ impl PyVectorEnv {
         }
         let config = PyConfig::or_default(config);
         let (w, h, n) = (config.width as usize, config.height as usize, config.players as usize);
+        if seat >= n {
+            return Err(PyValueError::new_err(format!("seat {seat} is not a player of {n}")));
+        }
+        // Any bot `lightcycles.play` takes: a spec the host accepts (the
+        // built-ins run here, in Rust) or a Python callable.
+        let made_with = (
+            seed,
+            copy,
+            obs_type,
+            egocentric,
+            view,
+            dtype.map(|d| d.clone().unbind()),
+            action_mask,
+            opponent.map(|o| o.clone().unbind()),
+            seat,
+            time_ms,
+            map_pool,
+        )
+            .into_pyobject(py)?
+            .into_any()
+            .unbind();
+        let opponent = match opponent {
+            Some(bot) => {
+                let (mut entrants, _) = crate::play::entrants(std::slice::from_ref(bot), n, None, &hosting(false))?;
+                Some(entrants.remove(0).factory)
+            }
+            None => None,
+        };
+        let planes_view = match obs_type {
+            "grid" if egocentric || view.is_some() || dtype.is_some() => {
+                return Err(PyValueError::new_err("egocentric, view and dtype are options of obs_type=\"planes\""));
+            }
+            "grid" => None,
+            "planes" => Some((
+                View::new(egocentric, view, config.width, config.height)?,
+                dtype.map(Dtype::from_py).transpose()?.unwrap_or(Dtype::I8),
+            )),
+            _ => return Err(PyValueError::new_err(format!("obs_type {obs_type:?} is not \"grid\" or \"planes\""))),
+        };
+        let plane_bytes = planes_view.map_or(0, |(v, d)| {
+            let (rows, cols) = v.shape(config.width, config.height);
+            n * obs::PLANES * rows * cols * if d == Dtype::F32 { 4 } else { 1 }
+        });
         let first = FastGame::seeded(&config, seed).map_err(value_error)?;
         // What the envs take, asked of the allocator before anything is
         // made: a size it cannot give is a MemoryError, never an abort.
-        let bytes = num_envs.saturating_mul(2 * std::mem::size_of::<FastGame>() + w * h * 4 + n * 16);
+        let bytes = num_envs.saturating_mul(2 * std::mem::size_of::<FastGame>() + w * h * 4 + n * 32 + 2 * plane_bytes);
         let mut probe: Vec<u8> = Vec::new();
         probe.try_reserve_exact(bytes).map_err(|_| {
             PyMemoryError::new_err(format!(
@@ -127,19 +461,74 @@ impl PyVectorEnv {
             ))
         })?;
         drop(probe);
+        let grid = Array3::<i8>::zeros((num_envs, h, w)).into_pyarray(py);
+        let heads = Array3::<i16>::zeros((num_envs, n, 2)).into_pyarray(py);
+        let alive = Array2::<bool>::from_elem((num_envs, n), false).into_pyarray(py);
+        let dirs = Array2::<i8>::zeros((num_envs, n)).into_pyarray(py);
+        let rewards = Array2::<f32>::zeros((num_envs, n)).into_pyarray(py);
+        let terminations = PyArray1::<bool>::zeros(py, num_envs, false);
+        let truncations = PyArray1::<bool>::zeros(py, num_envs, false);
+        let mut views = Vec::new();
+        let planes = match planes_view {
+            None => {
+                views.push(("grid", read_only(grid.as_any())?));
+                views.push(("heads", read_only(heads.as_any())?));
+                views.push(("dirs", read_only(dirs.as_any())?));
+                views.push(("alive", read_only(alive.as_any())?));
+                None
+            }
+            Some((view, dtype)) => {
+                let (rows, cols) = view.shape(config.width, config.height);
+                let shape = (num_envs, n, obs::PLANES, rows, cols);
+                let planes = match dtype {
+                    Dtype::I8 => Planes::I8(Array5::<i8>::zeros(shape).into_pyarray(py).unbind()),
+                    Dtype::F32 => Planes::F32(Array5::<f32>::zeros(shape).into_pyarray(py).unbind()),
+                };
+                let array = match &planes {
+                    Planes::I8(a) => a.bind(py).clone().into_any(),
+                    Planes::F32(a) => a.bind(py).clone().into_any(),
+                };
+                views.push(("planes", read_only(&array)?));
+                Some((planes, view))
+            }
+        };
+        let mask = if action_mask {
+            let mask = Array3::<i8>::zeros((num_envs, n, 4)).into_pyarray(py);
+            views.push(("action_mask", read_only(mask.as_any())?));
+            Some(mask.unbind())
+        } else {
+            None
+        };
+        let positions = if opponent.is_some() { vec![first.position(); num_envs] } else { Vec::new() };
         let mut env = PyVectorEnv {
+            made_with,
             config,
             games: vec![first; num_envs],
             maps: vec![map::generate(&config, seed).map_err(value_error)?; num_envs],
+            pool: (0..map_pool).map(|_| None).collect(),
             seeds: vec![0; num_envs],
+            done: vec![false; num_envs],
             base_seed: seed,
             started: 0,
-            grid: Array3::<i8>::zeros((num_envs, h, w)).into_pyarray(py).unbind(),
-            heads: Array3::<i16>::zeros((num_envs, n, 2)).into_pyarray(py).unbind(),
-            alive: Array2::<bool>::from_elem((num_envs, n), false).into_pyarray(py).unbind(),
-            rewards: Array2::<f32>::zeros((num_envs, n)).into_pyarray(py).unbind(),
-            terminations: numpy::PyArray1::<bool>::zeros(py, num_envs, false).unbind(),
-            truncations: numpy::PyArray1::<bool>::zeros(py, num_envs, false).unbind(),
+            untouched: true,
+            copy,
+            actions: vec![Action::Keep; num_envs * n],
+            grid: grid.unbind(),
+            heads: heads.unbind(),
+            dirs: dirs.unbind(),
+            alive: alive.unbind(),
+            planes,
+            marks: vec![None; num_envs * 2 * n],
+            opponent,
+            bots: (0..num_envs * n).map(|_| None).collect(),
+            positions,
+            learner: seat,
+            limit: Duration::from_millis(time_ms),
+            mask,
+            rewards: rewards.unbind(),
+            terminations: terminations.unbind(),
+            truncations: truncations.unbind(),
+            views,
         };
         for i in 0..num_envs {
             env.start(i)?;
@@ -160,41 +549,183 @@ impl PyVectorEnv {
         self.seeds.clone()
     }
 
-    /// Starts every game again: game i of this reset gets seed SEED+i (the
-    /// seed given when the env was made, when none is given here).
-    /// Returns (observations, infos).
+    /// Pickles as what made it and the games in play (board, players,
+    /// tick, seed, whether each just ended): `VectorEnv._from_state` makes
+    /// it again. An opponent's bots start again from their seeds (a bot's
+    /// inner state, its random draws so far, is not kept), and a callable
+    /// opponent must pickle itself.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let games: Vec<(u32, Bound<'py, pyo3::types::PyBytes>, Vec<(u8, u8, u8, bool, u32, Option<u32>)>)> = this
+            .games
+            .iter()
+            .map(|game| {
+                let position = game.position();
+                let grid: Vec<u8> = position.grid.iter().map(|&v| v as u8).collect();
+                let players = position
+                    .players
+                    .iter()
+                    .map(|p| (p.pos.x, p.pos.y, p.dir.code(), p.alive, p.trail, p.eliminated_at))
+                    .collect();
+                (position.tick, pyo3::types::PyBytes::new(py, &grid), players)
+            })
+            .collect();
+        let state = (
+            this.games.len(),
+            PyConfig { inner: this.config },
+            this.made_with.bind(py).clone(),
+            (this.seeds.clone(), this.done.clone(), this.base_seed, this.started, this.untouched, games),
+        );
+        Ok((slf.get_type().getattr("_from_state")?, (state.into_pyobject(py)?.into_any(),)))
+    }
+
+    /// The env a pickled state holds (what `__reduce__` gives).
+    #[staticmethod]
+    #[allow(clippy::type_complexity)]
+    fn _from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyVectorEnv> {
+        type Made<'a> = (
+            u64,
+            bool,
+            String,
+            bool,
+            Option<usize>,
+            Option<Bound<'a, PyAny>>,
+            bool,
+            Option<Bound<'a, PyAny>>,
+            usize,
+            u64,
+            usize,
+        );
+        type Games = Vec<(u32, Vec<u8>, Vec<(u8, u8, u8, bool, u32, Option<u32>)>)>;
+        let (num_envs, config, made, games): (usize, PyConfig, Made<'_>, (Vec<u64>, Vec<bool>, u64, u64, bool, Games)) =
+            state.extract()?;
+        let (seed, copy, obs_type, egocentric, view, dtype, action_mask, opponent, seat, time_ms, map_pool) = made;
+        let config_obj = Bound::new(py, config)?;
+        let mut env = PyVectorEnv::new(
+            py,
+            num_envs,
+            Some(config_obj.borrow()),
+            seed,
+            copy,
+            &obs_type,
+            egocentric,
+            view,
+            dtype.as_ref(),
+            action_mask,
+            opponent.as_ref(),
+            seat,
+            time_ms,
+            map_pool,
+        )?;
+        let (seeds, done, base_seed, started, untouched, games) = games;
+        if seeds.len() != num_envs || done.len() != num_envs || games.len() != num_envs {
+            return Err(PyValueError::new_err("a VectorEnv state holds one seed, flag and game per env"));
+        }
+        env.base_seed = base_seed;
+        for (i, (tick, grid, players)) in games.into_iter().enumerate() {
+            let players = players
+                .into_iter()
+                .map(|(x, y, dir, alive, trail, eliminated_at)| {
+                    let dir =
+                        Dir::from_code(u32::from(dir)).ok_or_else(|| PyValueError::new_err("a direction is 0 to 3"))?;
+                    Ok(lightcycles_core::PlayerState { pos: Pos::new(x, y), dir, alive, trail, eliminated_at })
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            let grid = grid.into_iter().map(|v| v as i8).collect();
+            let position = Position { config: env.config, tick, grid, players };
+            env.games[i] = FastGame::from_position(&position).map_err(value_error)?;
+            env.maps[i] = map::generate(&env.config, seeds[i]).map_err(value_error)?;
+            if let Some(factory) = &env.opponent {
+                let n = env.config.players as usize;
+                for seat in (0..n).filter(|&seat| seat != env.learner) {
+                    let ctx = BotContext { game: i as u64, seat, players: n, seed: seeds[i] };
+                    env.bots[i * n + seat] = Some(factory.create(&ctx).map_err(value_error)?);
+                }
+                env.positions[i] = position;
+            }
+        }
+        env.seeds = seeds;
+        env.done = done;
+        env.started = started;
+        env.untouched = untouched;
+        env.rewrite(py)?;
+        Ok(env)
+    }
+
+    /// The board of game `env` as it stands (height, width) int8, a copy:
+    /// the values of obs["grid"], whatever the observations are.
+    fn board<'py>(&self, py: Python<'py>, env: usize) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        if env >= self.games.len() {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "env {env} does not exist: there are {}",
+                self.games.len()
+            )));
+        }
+        let grid = self.grid.bind(py).try_readonly().map_err(borrowed)?;
+        Ok(grid.as_array().index_axis(Axis(0), env).to_owned().into_pyarray(py))
+    }
+
+    /// Game `env` as an RGB image, as `Game.rgb_array` draws one.
+    #[pyo3(signature = (env, cell=8))]
+    fn rgb_array<'py>(&self, py: Python<'py>, env: usize, cell: usize) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let game = self.games.get(env).ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err(format!("env {env} does not exist: there are {}", self.games.len()))
+        })?;
+        if !(1..=64).contains(&cell) {
+            return Err(PyValueError::new_err(format!("cell is 1 to 64 pixels, not {cell}")));
+        }
+        Ok(obs::draw(game, cell).into_pyarray(py))
+    }
+
+    /// Whether each step returns fresh arrays (True) or the same read-only
+    /// views, updated in place (False).
+    #[getter]
+    fn copy(&self) -> bool {
+        self.copy
+    }
+
+    /// Starts every game again. With a seed, game i of this reset gets
+    /// seed SEED+i and the games after them SEED+num_envs, …; without one,
+    /// the games go on with the seeds not played yet (the env's own seeds
+    /// before its first step). Returns
+    /// (observations, infos), infos["seed"] the seed of each game.
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
         if let Some(seed) = seed {
+            if seed != self.base_seed {
+                // The pool's games are those of the old seed.
+                self.pool.iter_mut().for_each(|slot| *slot = None);
+            }
             self.base_seed = seed;
         }
-        self.started = 0;
+        if seed.is_some() || self.untouched {
+            self.started = 0;
+        }
+        self.untouched = false;
         for i in 0..self.games.len() {
             self.start(i)?;
         }
-        self.write(py, &(0..self.games.len()).collect::<Vec<_>>())?;
-        let infos = PyDict::new(py);
-        infos.set_item("seeds", self.seeds.clone())?;
-        Ok((self.observations(py)?, infos))
+        let all: Vec<usize> = (0..self.games.len()).collect();
+        self.write(py, &all)?;
+        Ok((self.observations(py)?, self.seed_infos(py, &all)?))
     }
 
     /// One tick of every game: `actions` is an int array (num_envs,
-    /// players), 0–3 for N, E, S, W and -1 for no move. Returns
-    /// (observations, rewards, terminations, truncations, infos): rewards
-    /// (num_envs, players) are +1 for the winner, -1 for the others, 0 on a
-    /// draw and while a game goes on; a game that ended is reset at once.
+    /// players), 0–3 for N, E, S, W and -1 for no move, all checked before
+    /// any game moves. Returns (observations, rewards, terminations,
+    /// truncations, infos): rewards (num_envs, players) are +1 for the
+    /// winner, -1 for the others, 0 on a draw and while a game goes on. A
+    /// game that ended on the last step is reset instead (its actions
+    /// ignored; infos["seed"] and infos["_seed"] name the new games).
     #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray2<'py, i64>,
-    ) -> PyResult<(
-        Bound<'py, PyDict>,
-        Bound<'py, PyArray2<f32>>,
-        Bound<'py, numpy::PyArray1<bool>>,
-        Bound<'py, numpy::PyArray1<bool>>,
-        Bound<'py, PyDict>,
-    )> {
+    ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyDict>)>
+    {
         let n = self.config.players as usize;
         let actions = actions.as_array();
         if actions.shape() != [self.games.len(), n] {
@@ -204,7 +735,39 @@ impl PyVectorEnv {
                 self.games.len()
             )));
         }
-        let mut ended = Vec::new();
+        // Every action is read before a game moves: a bad one leaves every
+        // game as it was.
+        for ((env, id), &code) in actions.indexed_iter() {
+            self.actions[env * n + id] = match u32::try_from(code).ok().and_then(Dir::from_code) {
+                Some(d) => Action::Move(d),
+                None if code == -1 => Action::Keep,
+                None => {
+                    return Err(PyValueError::new_err(format!(
+                        "action {code} of env {env}, player {id}: expected 0 to 3, or -1 for no move"
+                    )))
+                }
+            };
+        }
+        self.untouched = false;
+        if self.opponent.is_some() {
+            // The bots' answers replace the actions of their seats.
+            for (env, game) in self.games.iter().enumerate() {
+                if self.done[env] {
+                    continue;
+                }
+                let position = &self.positions[env];
+                for (seat, bot) in self.bots[env * n..(env + 1) * n].iter_mut().enumerate() {
+                    if let Some(bot) = bot {
+                        self.actions[env * n + seat] = if game.player(seat).alive {
+                            answer_of(&bot.answer(&Turn::new(position, seat), self.limit)).action()
+                        } else {
+                            Action::Keep
+                        };
+                    }
+                }
+            }
+        }
+        let fresh: Vec<usize> = (0..self.games.len()).filter(|&env| self.done[env]).collect();
         {
             let mut rewards = self.rewards.bind(py).try_readwrite().map_err(borrowed)?;
             let mut rewards = rewards.as_array_mut();
@@ -215,21 +778,19 @@ impl PyVectorEnv {
             rewards.fill(0.0);
             terminations.fill(false);
             truncations.fill(false);
-            let mut step = [Action::Keep; lightcycles_core::config::MAX_PLAYERS];
             for (env, game) in self.games.iter_mut().enumerate() {
-                for (id, slot) in step.iter_mut().enumerate().take(n) {
-                    let code = actions[[env, id]];
-                    *slot = match u32::try_from(code).ok().and_then(Dir::from_code) {
-                        Some(d) => Action::Move(d),
-                        None if code == -1 => Action::Keep,
-                        None => {
-                            return Err(PyValueError::new_err(format!(
-                                "action {code} of env {env}, player {id}: expected 0 to 3, or -1 for no move"
-                            )))
-                        }
-                    };
+                if self.done[env] {
+                    continue;
                 }
-                game.step(&step[..n]).map_err(value_error)?;
+                game.step(&self.actions[env * n..(env + 1) * n]).map_err(value_error)?;
+                if let Some(position) = self.positions.get_mut(env) {
+                    position.tick = game.tick();
+                    for id in 0..n {
+                        let p = game.player(id);
+                        position.grid[p.pos.index(self.config.width)] = game.cell(p.pos);
+                        position.players[id] = p;
+                    }
+                }
                 if let Some(outcome) = game.outcome() {
                     if let Some(w) = outcome.winner {
                         for id in 0..n {
@@ -239,22 +800,22 @@ impl PyVectorEnv {
                     let at_cap = outcome.draw && outcome.eliminated_at.iter().any(Option::is_none);
                     terminations[env] = !at_cap;
                     truncations[env] = at_cap;
-                    ended.push(env);
+                    self.done[env] = true;
                 }
             }
         }
-        for &env in &ended {
+        for &env in &fresh {
             self.start(env)?;
         }
-        self.write(py, &ended)?;
-        let infos = PyDict::new(py);
-        infos.set_item("ended", ended)?;
+        self.write(py, &fresh)?;
+        // Rewards and flags are fresh each step whatever `copy` says, as
+        // Gymnasium's own vector envs have them: wrappers write into them.
         Ok((
             self.observations(py)?,
-            self.rewards.bind(py).clone(),
-            self.terminations.bind(py).clone(),
-            self.truncations.bind(py).clone(),
-            infos,
+            self.rewards.bind(py).call_method0("copy")?,
+            self.terminations.bind(py).call_method0("copy")?,
+            self.truncations.bind(py).call_method0("copy")?,
+            self.seed_infos(py, &fresh)?,
         ))
     }
 }

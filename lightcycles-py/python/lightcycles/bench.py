@@ -2,7 +2,8 @@
 
 Prints one Markdown table: the Python ``Game`` calls per call (step, clone,
 copy_from, reachable, voronoi, observation), ``VectorEnv`` environment
-steps per second at 1, 64 and 1024 games on this one thread, the PettingZoo
+steps per second at 1, 64 and 1024 games on this one thread (grid, planes,
+against built-in opponents) beside a plain numpy env written by hand, the PettingZoo
 ``ParallelEnv``, and the cost of a Python callable bot in
 ``lightcycles.play`` against the same game loop written in Python. Every
 figure is the median of several timed batches; figures from one run compare
@@ -105,11 +106,25 @@ def vector_rows(seconds: float) -> List[Tuple[str, str]]:
     from lightcycles.env import VectorEnv
 
     rows = []
-    for n in (1, 64, 1024):
-        env = VectorEnv(n, seed=0)
+    variants = [
+        (1, False, {}, "grid"),
+        (64, False, {}, "grid"),
+        (1024, False, {}, "grid"),
+        (1024, True, {}, "grid"),
+        (1024, False, {"obs_type": "planes"}, "planes int8"),
+        (1024, False, {"obs_type": "planes", "dtype": np.float32}, "planes float32"),
+        (1024, False, {"obs_type": "planes", "egocentric": True, "view": 10}, "egocentric planes 21 × 21 int8"),
+        (1024, False, {"obs_type": "planes", "action_mask": True}, "planes int8 and action masks"),
+        (1024, False, {"opponent": "builtin:random"}, "grid, one seat against builtin:random"),
+        (1024, False, {"opponent": "builtin:floodfill"}, "grid, one seat against builtin:floodfill"),
+        (1024, False, {"opponent": "builtin:random", "obs_type": "planes"}, "planes, one seat against builtin:random"),
+    ]
+    for n, copy, options, what in variants:
+        env = VectorEnv(n, seed=0, copy=copy, **options)
         env.reset(seed=0)
         rng = np.random.default_rng(0)
-        actions = [rng.integers(0, 4, size=(n, 2)) for _ in range(16)]
+        shape = (n,) if "opponent" in options else (n, 2)
+        actions = [rng.integers(0, 4, size=shape) for _ in range(16)]
         k = [0]
 
         def step() -> None:
@@ -117,16 +132,73 @@ def vector_rows(seconds: float) -> List[Tuple[str, str]]:
             k[0] += 1
 
         per = per_call(step, seconds)
-        ended, calls = 0, 200
+        reset, calls = 0, 200
         for i in range(calls):
-            ended += len(env.step(actions[i % 16])[4]["ended"])
+            infos = env.step(actions[i % 16])[4]
+            reset += int(infos["_seed"].sum()) if "_seed" in infos else 0
+        arrays = "fresh arrays (copy=True)" if copy else "arrays in place (copy=False)"
         rows.append(
             (
-                f"VectorEnv.step, {n} envs (random moves; {ended / calls:,.1f} games end and are reset a step)",
+                f"VectorEnv.step, {n} envs, {what}, {arrays} (random moves; {reset / calls:,.1f} games reset a step)",
                 f"{n / per:,.0f} env steps/s",
             )
         )
     return rows
+
+
+class NumpyTron:
+    """The yardstick: a plain numpy Tron env for two, written by hand as a
+    researcher would, to hold the VectorEnv to. Grid written in place, no
+    rocks, fixed starts; a reversal keeps the direction; a crash into a
+    wall, a trail or the other head ends the game, which resets in the
+    same step."""
+
+    DELTA = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)])
+
+    def __init__(self, n: int, width: int = 48, height: int = 36) -> None:
+        self.n, self.w, self.h = n, width, height
+        self.grid = np.full((n, height, width), -1, dtype=np.int8)
+        self.start = np.array([(width // 4, height // 2), (width - 1 - width // 4, height // 2)])
+        self.pos = np.broadcast_to(self.start, (n, 2, 2)).copy()
+        self.dirs = np.tile(np.array([1, 3]), (n, 1))
+        self.rows = np.arange(n)[:, None]
+        self.grid[self.rows, self.pos[..., 1], self.pos[..., 0]] = np.array([0, 1])
+
+    def step(self, actions: np.ndarray):
+        reverse = actions == (self.dirs + 2) % 4
+        self.dirs = np.where(reverse, self.dirs, actions)
+        new = self.pos + self.DELTA[self.dirs]
+        x, y = new[..., 0], new[..., 1]
+        out = (x < 0) | (y < 0) | (x >= self.w) | (y >= self.h)
+        cx, cy = np.clip(x, 0, self.w - 1), np.clip(y, 0, self.h - 1)
+        crash = out | (self.grid[self.rows, cy, cx] != -1)
+        crash |= ((new[:, 0] == new[:, 1]).all(axis=1))[:, None]
+        self.pos = new
+        ok = ~crash
+        env, seat = np.nonzero(ok)
+        self.grid[env, cy[ok], cx[ok]] = seat.astype(np.int8)
+        done = crash.any(axis=1)
+        rewards = np.where(done[:, None], np.where(crash, -1.0, 1.0), 0.0)
+        if done.any():
+            self.grid[done] = -1
+            self.pos[done] = self.start
+            self.dirs[done] = (1, 3)
+            self.grid[np.flatnonzero(done)[:, None], self.start[:, 1], self.start[:, 0]] = np.array([0, 1])
+        return self.grid, rewards, done
+
+
+def numpy_rows(seconds: float) -> List[Tuple[str, str]]:
+    env = NumpyTron(1024)
+    rng = np.random.default_rng(0)
+    actions = [rng.integers(0, 4, size=(1024, 2)) for _ in range(16)]
+    k = [0]
+
+    def step() -> None:
+        env.step(actions[k[0] % 16])
+        k[0] += 1
+
+    per = per_call(step, seconds)
+    return [("the yardstick: a plain numpy env, 1024 envs, grid in place, no rocks (random moves)", f"{1024 / per:,.0f} env steps/s")]
 
 
 def reset_rows(seconds: float) -> List[Tuple[str, str]]:
@@ -246,6 +318,7 @@ def main(argv=None) -> int:
     sections = [
         lambda: game_rows(seconds),
         lambda: vector_rows(seconds),
+        lambda: numpy_rows(seconds),
         lambda: reset_rows(seconds),
         lambda: parallel_rows(seconds),
         lambda: loop_rows(games),
