@@ -81,3 +81,11 @@ def test_main_py_plays_without_faults(trained, monkeypatch):
     for g in result.games:
         assert g.faults[g.names.index(name)] == {"invalid": 0, "timeout": 0, "crash": 0}, (g.seed, g.faults)
     assert result.wins[result.names.index(name)] >= 1, result.final_results
+
+
+def test_the_committed_bot_is_the_export_of_its_weights(tmp_path):
+    import json
+
+    weights = list(json.loads((RL / "trained" / "weights.json").read_text()).values())
+    train.export(weights, tmp_path / "main.py")
+    assert (tmp_path / "main.py").read_text() == (RL / "trained" / "main.py").read_text()
