@@ -75,7 +75,8 @@ def test_main_py_plays_the_trainers_moves(trained):
 def test_main_py_plays_without_faults(trained, monkeypatch):
     out, _ = trained
     monkeypatch.setenv("LIGHTCYCLES_PYTHON", sys.executable)  # the host's Python needs numpy
-    result = lc.play([str(out / "main.py"), "builtin:random"], rounds=3, seed=0, swap=True, time_first_ms=5000)
+    # A loaded CI machine must not turn a slow tick into a fault: 500 ms a tick.
+    result = lc.play([str(out / "main.py"), "builtin:random"], rounds=3, seed=0, swap=True, time_ms=500, time_first_ms=5000)
     assert len(result.games) == 6
     name = [n for n in result.names if n != "random"][0]
     for g in result.games:
