@@ -117,10 +117,14 @@ impl Prepared {
         let (uid, gid) = (rustix::process::getuid().as_raw(), rustix::process::getgid().as_raw());
         let user =
             (uid != 0).then(|| (format!("{uid} {uid} 1\n").into_bytes(), format!("{gid} {gid} 1\n").into_bytes()));
-        let last_cap = std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
-            .ok()
-            .and_then(|t| t.trim().parse().ok())
-            .unwrap_or(63);
+        // Read once per host: the kernel's, the same for every bot.
+        static LAST_CAP: OnceLock<libc::c_ulong> = OnceLock::new();
+        let last_cap = *LAST_CAP.get_or_init(|| {
+            std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
+                .ok()
+                .and_then(|t| t.trim().parse().ok())
+                .unwrap_or(63)
+        });
         Prepared {
             user,
             last_cap,
