@@ -124,3 +124,30 @@ pub(crate) fn fault(value: &Bound<'_, PyAny>) -> PyResult<Option<FaultKind>> {
         ))),
     }
 }
+
+/// A player as a pickle holds it: x, y, direction code, alive, trail
+/// length, tick of elimination.
+pub(crate) type PickledPlayer = (u8, u8, u8, bool, u32, Option<u32>);
+
+/// `p` as a pickle holds it.
+pub(crate) fn pickled_player(p: &lightcycles_core::PlayerState) -> PickledPlayer {
+    (p.pos.x, p.pos.y, p.dir.code(), p.alive, p.trail, p.eliminated_at)
+}
+
+/// The players a pickle held; a direction code that is no direction is a
+/// ValueError.
+pub(crate) fn unpickled_players(players: Vec<PickledPlayer>) -> PyResult<Vec<lightcycles_core::PlayerState>> {
+    players
+        .into_iter()
+        .map(|(x, y, dir, alive, trail, eliminated_at)| {
+            let dir = Dir::from_code(u32::from(dir)).ok_or_else(|| PyValueError::new_err("a direction is 0 to 3"))?;
+            Ok(lightcycles_core::PlayerState {
+                pos: lightcycles_core::Pos::new(x, y),
+                dir,
+                alive,
+                trail,
+                eliminated_at,
+            })
+        })
+        .collect()
+}

@@ -4,8 +4,7 @@
 use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{
-    map, Action, Answer, Config, Dir, Engine, FastGame, FaultKind, FaultPolicy, GameError, PlayerState, Pos, Position,
-    StepError,
+    map, Action, Answer, Config, Engine, FastGame, FaultKind, FaultPolicy, GameError, Pos, Position, StepError,
 };
 use lightcycles_host::game::match_loop::MapFile;
 use numpy::ndarray::{Array1, Array3};
@@ -309,11 +308,8 @@ impl PyGame {
         let py = slf.py();
         let this = slf.borrow();
         let position = this.game.position();
-        let players: Vec<(u8, u8, u8, bool, u32, Option<u32>)> = position
-            .players
-            .iter()
-            .map(|p| (p.pos.x, p.pos.y, p.dir.code(), p.alive, p.trail, p.eliminated_at))
-            .collect();
+        let players: Vec<crate::convert::PickledPlayer> =
+            position.players.iter().map(crate::convert::pickled_player).collect();
         let grid: Vec<u8> = position.grid.iter().map(|&v| v as u8).collect();
         let history = match &this.history {
             None => py.None().into_bound(py),
@@ -344,19 +340,12 @@ impl PyGame {
             PyConfig,
             u32,
             Vec<u8>,
-            Vec<(u8, u8, u8, bool, u32, Option<u32>)>,
+            Vec<crate::convert::PickledPlayer>,
             Option<((String, Bound<'_, PyAny>), Vec<Vec<(Option<String>, Option<String>)>>)>,
         ),
     ) -> PyResult<PyGame> {
         let (config, tick, grid, players, history) = state;
-        let players = players
-            .into_iter()
-            .map(|(x, y, dir, alive, trail, eliminated_at)| {
-                let dir =
-                    Dir::from_code(u32::from(dir)).ok_or_else(|| PyValueError::new_err("a direction is 0 to 3"))?;
-                Ok(PlayerState { pos: Pos::new(x, y), dir, alive, trail, eliminated_at })
-            })
-            .collect::<PyResult<Vec<_>>>()?;
+        let players = crate::convert::unpickled_players(players)?;
         let grid = grid.into_iter().map(|v| v as i8).collect();
         let position = Position { config: config.inner, tick, grid, players };
         let mut game = PyGame::of(FastGame::from_position(&position).map_err(game_error)?);

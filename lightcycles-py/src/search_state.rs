@@ -5,7 +5,7 @@
 use lightcycles_core::observation::PlayerView;
 use lightcycles_core::search_state::SearchState;
 use lightcycles_core::space::lean;
-use lightcycles_core::{Action, CellValue, Dir, Engine, FastGame, PlayerState, Pos, Position, StepError, EMPTY, ROCK};
+use lightcycles_core::{Action, CellValue, Engine, FastGame, Pos, Position, StepError, EMPTY, ROCK};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -98,10 +98,8 @@ impl PySearchState {
             .flat_map(|y| (0..c.width).map(move |x| Pos::new(x as u8, y as u8)))
             .map(|pos| u8::from(!state.cell_is_empty(pos)))
             .collect();
-        let players: Vec<(u8, u8, u8, bool, u32, Option<u32>)> = (0..state.num_players())
-            .map(|id| state.player(id))
-            .map(|p| (p.pos.x, p.pos.y, p.dir.code(), p.alive, p.trail, p.eliminated_at))
-            .collect();
+        let players: Vec<crate::convert::PickledPlayer> =
+            (0..state.num_players()).map(|id| crate::convert::pickled_player(&state.player(id))).collect();
         let out = (PyConfig { inner: c }, state.tick(), pyo3::types::PyBytes::new(py, &solid), players);
         Ok((slf.get_type().getattr("_from_state")?, (out.into_pyobject(py)?.into_any(),)))
     }
@@ -112,22 +110,13 @@ impl PySearchState {
     /// holds (the rest are rocks), which the state does not tell apart.
     #[staticmethod]
     #[allow(clippy::type_complexity)]
-    fn _from_state(
-        state: (PyConfig, u32, Vec<u8>, Vec<(u8, u8, u8, bool, u32, Option<u32>)>),
-    ) -> PyResult<PySearchState> {
+    fn _from_state(state: (PyConfig, u32, Vec<u8>, Vec<crate::convert::PickledPlayer>)) -> PyResult<PySearchState> {
         let (config, tick, solid, players) = state;
         let c = config.inner;
         if solid.len() != c.cells() {
             return Err(PyValueError::new_err(format!("{} cells for a board of {}", solid.len(), c.cells())));
         }
-        let players = players
-            .into_iter()
-            .map(|(x, y, dir, alive, trail, eliminated_at)| {
-                let dir =
-                    Dir::from_code(u32::from(dir)).ok_or_else(|| PyValueError::new_err("a direction is 0 to 3"))?;
-                Ok(PlayerState { pos: Pos::new(x, y), dir, alive, trail, eliminated_at })
-            })
-            .collect::<PyResult<Vec<_>>>()?;
+        let players = crate::convert::unpickled_players(players)?;
         let mut grid: Vec<CellValue> = solid.iter().map(|&v| if v != 0 { ROCK } else { EMPTY }).collect();
         let w = c.width;
         let mut left: Vec<u32> = players.iter().map(|p| p.trail.saturating_sub(1)).collect();

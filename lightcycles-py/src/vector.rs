@@ -558,17 +558,13 @@ impl PyVectorEnv {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
         let py = slf.py();
         let this = slf.borrow();
-        let games: Vec<(u32, Bound<'py, pyo3::types::PyBytes>, Vec<(u8, u8, u8, bool, u32, Option<u32>)>)> = this
+        let games: Vec<(u32, Bound<'py, pyo3::types::PyBytes>, Vec<crate::convert::PickledPlayer>)> = this
             .games
             .iter()
             .map(|game| {
                 let position = game.position();
                 let grid: Vec<u8> = position.grid.iter().map(|&v| v as u8).collect();
-                let players = position
-                    .players
-                    .iter()
-                    .map(|p| (p.pos.x, p.pos.y, p.dir.code(), p.alive, p.trail, p.eliminated_at))
-                    .collect();
+                let players = position.players.iter().map(crate::convert::pickled_player).collect();
                 (position.tick, pyo3::types::PyBytes::new(py, &grid), players)
             })
             .collect();
@@ -598,7 +594,7 @@ impl PyVectorEnv {
             u64,
             usize,
         );
-        type Games = Vec<(u32, Vec<u8>, Vec<(u8, u8, u8, bool, u32, Option<u32>)>)>;
+        type Games = Vec<(u32, Vec<u8>, Vec<crate::convert::PickledPlayer>)>;
         let (num_envs, config, made, games): (usize, PyConfig, Made<'_>, (Vec<u64>, Vec<bool>, u64, u64, bool, Games)) =
             state.extract()?;
         let (seed, copy, obs_type, egocentric, view, dtype, action_mask, opponent, seat, time_ms, map_pool) = made;
@@ -625,14 +621,7 @@ impl PyVectorEnv {
         }
         env.base_seed = base_seed;
         for (i, (tick, grid, players)) in games.into_iter().enumerate() {
-            let players = players
-                .into_iter()
-                .map(|(x, y, dir, alive, trail, eliminated_at)| {
-                    let dir =
-                        Dir::from_code(u32::from(dir)).ok_or_else(|| PyValueError::new_err("a direction is 0 to 3"))?;
-                    Ok(lightcycles_core::PlayerState { pos: Pos::new(x, y), dir, alive, trail, eliminated_at })
-                })
-                .collect::<PyResult<Vec<_>>>()?;
+            let players = crate::convert::unpickled_players(players)?;
             let grid = grid.into_iter().map(|v| v as i8).collect();
             let position = Position { config: env.config, tick, grid, players };
             env.games[i] = FastGame::from_position(&position).map_err(value_error)?;
