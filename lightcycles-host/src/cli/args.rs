@@ -3,18 +3,23 @@
 //! `play` and `tournament` share, and the help texts.
 #![allow(rustdoc::invalid_html_tags)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+#[cfg(test)]
 use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
-use lightcycles_core::{Config, ConfigError, FaultPolicy};
+use lightcycles_core::FaultPolicy;
 
 use crate::bot::adapter::Hosting;
 use crate::bot::builtin::Builtin;
 use crate::bot::process::sandbox::Sandbox;
 use crate::bot::spec::BotSpec;
 use crate::cli::{bad_input, Failure};
-use crate::game::match_loop::{Limits, MapFile};
+#[cfg(test)]
+use crate::game::board::parse_bot_time;
+use crate::game::board::Board;
+#[cfg(test)]
+use crate::game::match_loop::Limits;
 
 /// Arguments of the internal `__plugin-host` command.
 #[derive(Debug, Args)]
@@ -78,23 +83,6 @@ impl HostingArgs {
             sandbox: Sandbox { memory_mb: self.bot_memory_mb, processes: self.bot_processes },
             isolate: self.isolate || (isolate_by_default && !self.in_process),
         }
-    }
-
-    /// These flags as `lightcycles play` takes them, for a run hosted as
-    /// `hosting`, leaving out those at their defaults (and the hosting of
-    /// plugins when no bot is a plugin).
-    pub fn to_flags(hosting: &Hosting, plugins: bool) -> Vec<String> {
-        let mut flags = Vec::new();
-        if hosting.sandbox.memory_mb != crate::bot::process::sandbox::DEFAULT_MEMORY_MB {
-            flags.extend(["--bot-memory-mb".to_string(), hosting.sandbox.memory_mb.to_string()]);
-        }
-        if hosting.sandbox.processes != crate::bot::process::sandbox::DEFAULT_PROCESSES {
-            flags.extend(["--bot-processes".to_string(), hosting.sandbox.processes.to_string()]);
-        }
-        if !hosting.isolate && plugins {
-            flags.push("--in-process".to_string());
-        }
-        flags
     }
 }
 
@@ -389,100 +377,23 @@ pub struct BoardArgs {
 }
 
 impl BoardArgs {
-    /// The time limits per answer.
-    pub fn limits(&self) -> Limits {
-        Limits { first: Duration::from_millis(self.time_first_ms), rest: Duration::from_millis(self.time_ms) }
-    }
-
-    /// The time margin.
-    pub fn margin(&self) -> Duration {
-        Duration::from_millis(self.time_margin_ms)
-    }
-
-    /// The limits of `--bot-time`, by entrant (named `names`): empty when
-    /// the flag is not given, else one per entrant, `None` for those it
-    /// does not name.
-    pub fn bot_limits(&self, names: &[String]) -> Result<Vec<Option<Limits>>, Failure> {
-        if self.bot_time.is_empty() {
-            return Ok(Vec::new());
+    /// These flags as the library takes them. With `pool` (a map pool
+    /// gives the boards: clap has refused a size or rocks beside it), the
+    /// board's size and rocks are left to it.
+    pub fn board(&self, pool: bool) -> Board {
+        let own = |value: u32| (!pool).then_some(value);
+        Board {
+            width: own(self.width),
+            height: own(self.height),
+            max_ticks: self.max_ticks,
+            rock_density: own(self.rock_density),
+            fault_policy: self.fault_policy.into(),
+            map: self.map.clone(),
+            time_first_ms: self.time_first_ms,
+            time_ms: self.time_ms,
+            bot_time: self.bot_time.clone(),
+            time_margin_ms: self.time_margin_ms,
         }
-        let mut limits = vec![None; names.len()];
-        for arg in &self.bot_time {
-            let (name, own) = parse_bot_time(arg, self.limits()).map_err(bad_input)?;
-            let Some(i) = names.iter().position(|n| *n == name) else {
-                return Err(bad_input(format!(
-                    "--bot-time {arg}: no bot is named {name:?}; the bots are {}",
-                    names.join(", ")
-                )));
-            };
-            if limits[i].is_some() {
-                return Err(bad_input(format!("--bot-time {arg}: {name} is given a time twice")));
-            }
-            limits[i] = Some(own);
-        }
-        Ok(limits)
-    }
-
-    /// These flags as `lightcycles play` takes them, leaving out those at
-    /// their defaults: what a command that plays one game again needs.
-    pub fn to_flags(&self) -> Vec<String> {
-        let mut flags = Vec::new();
-        let mut push = |flag: &str, value: String, default: &str| {
-            if value != default {
-                flags.push(flag.to_string());
-                flags.push(value);
-            }
-        };
-        if self.map.is_none() {
-            push("--width", self.width.to_string(), "48");
-            push("--height", self.height.to_string(), "36");
-            push("--rock-density", self.rock_density.to_string(), "4");
-        }
-        push("--max-ticks", self.max_ticks.to_string(), "2000");
-        let policy = match self.fault_policy {
-            PolicyArg::Straight => "straight",
-            PolicyArg::Eliminate => "eliminate",
-        };
-        push("--fault-policy", policy.to_string(), "straight");
-        if let Some(map) = &self.map {
-            push("--map", map.display().to_string(), "");
-        }
-        push("--time-first-ms", self.time_first_ms.to_string(), "1000");
-        push("--time-ms", self.time_ms.to_string(), "50");
-        push("--time-margin-ms", self.time_margin_ms.to_string(), "0");
-        for arg in &self.bot_time {
-            flags.push("--bot-time".to_string());
-            flags.push(arg.clone());
-        }
-        flags
-    }
-
-    /// The configuration of a game of `players` bots, and the map file when
-    /// one is given.
-    pub(crate) fn config(&self, players: u32) -> Result<(Config, Option<MapFile>), Failure> {
-        let policy = FaultPolicy::from(self.fault_policy);
-        let map_file = self.map.as_deref().map(load_map).transpose()?;
-        let config = match &map_file {
-            Some(file) => {
-                if players != 2 {
-                    return Err(bad_input(format!(
-                        "--map {}: a 2010 map has starts for 2 bots, but {players} bots were given",
-                        self.map.as_deref().unwrap_or(Path::new("")).display()
-                    )));
-                }
-                file.config(self.max_ticks, policy)
-            }
-            None => Config {
-                width: self.width,
-                height: self.height,
-                players,
-                max_ticks: self.max_ticks,
-                rock_density: self.rock_density,
-                fault_policy: policy,
-            },
-        };
-        config.validate().map_err(|e| bad_input(config_message(&e, PlayersFrom::Bots)))?;
-        Ok((config, map_file))
     }
 }
 
@@ -587,55 +498,6 @@ pub fn tournament_help() -> String {
         .to_string()
 }
 
-/// Where the number of players came from, for error messages.
-#[derive(Clone, Copy)]
-pub(crate) enum PlayersFrom {
-    /// The bots given.
-    Bots,
-    /// The `--players` flag.
-    Flag,
-}
-
-/// A configuration error in the words of the command line: the flag, the
-/// value and the allowed range.
-pub(crate) fn config_message(e: &ConfigError, players: PlayersFrom) -> String {
-    fn flag(field: &str) -> String {
-        format!("--{}", field.replace('_', "-"))
-    }
-    match (e, players) {
-        (ConfigError::OutOfRange { field: "players", value, min, max }, PlayersFrom::Bots) => {
-            format!("{value} bots given: a game takes {min} to {max} bots")
-        }
-        (ConfigError::OutOfRange { field, value, min, max }, _) => {
-            format!("{} {value} is out of range: allowed {min} to {max}", flag(field))
-        }
-        (ConfigError::TooSmallForPlayers { field, value, players }, _) => {
-            format!("{} {value} is too small for {players} players: allowed 16 to 255 when 3 or more ride", flag(field))
-        }
-        (ConfigError::UnknownFaultPolicy, _) => "--fault-policy must be straight or eliminate".to_string(),
-    }
-}
-
-fn load_map(path: &Path) -> Result<MapFile, Failure> {
-    crate::tournament::maps::load_one(&path.to_string_lossy(), "--map").map_err(bad_input)
-}
-
-/// Reads `NAME=FIRST_MS,MS` or `NAME=MS` (later answers only; the first
-/// keeps `default`'s).
-pub fn parse_bot_time(arg: &str, default: Limits) -> Result<(String, Limits), String> {
-    let bad = || format!("--bot-time {arg}: expected NAME=FIRST_MS,MS or NAME=MS, milliseconds from 1");
-    let (name, times) = arg.split_once('=').ok_or_else(bad)?;
-    let ms = |s: &str| s.trim().parse::<u64>().ok().filter(|&m| m >= 1).map(Duration::from_millis).ok_or_else(bad);
-    let limits = match times.split_once(',') {
-        Some((first, rest)) => Limits { first: ms(first)?, rest: ms(rest)? },
-        None => Limits { first: default.first, rest: ms(times)? },
-    };
-    if name.is_empty() {
-        return Err(bad());
-    }
-    Ok((name.to_string(), limits))
-}
-
 /// `-j`: a number of games at once, or `auto` (one per free core).
 pub fn parse_jobs(text: &str) -> Result<u64, String> {
     if text == "auto" {
@@ -645,12 +507,6 @@ pub fn parse_jobs(text: &str) -> Result<u64, String> {
         Ok(n) if (1..=1024).contains(&n) => Ok(n),
         _ => Err(format!("{text:?} is not 1 to 1024 or auto")),
     }
-}
-
-/// Whether any of the bot arguments is a native plugin (a bot that
-/// `--isolate` changes).
-pub(crate) fn has_plugin(args: &[String]) -> bool {
-    args.iter().any(|a| BotSpec::parse(a).is_ok_and(|s| s.adapter.isolatable()))
 }
 
 /// Refuses a bot whose kind cannot ride in a game of `players` players.
@@ -666,30 +522,6 @@ pub(crate) fn check_players(args: &[String], players: usize) -> Result<(), Failu
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn config_errors_name_the_flag_the_value_and_the_range() {
-        let base = Config::default();
-        let msg = |c: Config, from| config_message(&c.validate().unwrap_err(), from);
-        assert_eq!(msg(Config { width: 7, ..base }, PlayersFrom::Bots), "--width 7 is out of range: allowed 8 to 255");
-        assert_eq!(
-            msg(Config { max_ticks: 0, ..base }, PlayersFrom::Bots),
-            "--max-ticks 0 is out of range: allowed 1 to 1000000"
-        );
-        assert_eq!(
-            msg(Config { rock_density: 26, ..base }, PlayersFrom::Bots),
-            "--rock-density 26 is out of range: allowed 0 to 25"
-        );
-        assert_eq!(msg(Config { players: 9, ..base }, PlayersFrom::Bots), "9 bots given: a game takes 2 to 8 bots");
-        assert_eq!(
-            msg(Config { players: 9, ..base }, PlayersFrom::Flag),
-            "--players 9 is out of range: allowed 2 to 8"
-        );
-        assert_eq!(
-            msg(Config { players: 3, height: 12, ..base }, PlayersFrom::Bots),
-            "--height 12 is too small for 3 players: allowed 16 to 255 when 3 or more ride"
-        );
-    }
 
     #[test]
     fn help_lists_every_builtin() {

@@ -4,7 +4,8 @@ use std::io::Write;
 
 use lightcycles_core::Config;
 
-use crate::cli::{bad_input, config_message, stdout_failure, write_out, Failure, MapArgs, PlayersFrom};
+use crate::cli::{bad_input, stdout_failure, write_out, Failure, MapArgs};
+use crate::game::board::{config_message, PlayersFrom};
 use crate::view::map as map_view;
 
 /// Runs `map`.

@@ -18,19 +18,26 @@
 pub mod args;
 mod bench;
 pub mod exit_guard;
+mod failure;
 mod map;
 mod play;
 mod plugin_host;
+mod probe;
 mod replay;
+mod screen;
 mod tournament;
 mod view;
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 pub use self::args::*;
+pub(crate) use self::failure::{bad_input, stdout_failure};
+pub use self::failure::{shown_message, Failure};
+pub(crate) use self::probe::preflight;
+pub(crate) use self::screen::{stdout_is_a_screen, write_out};
 
 /// Plays LightCycles bots against each other, checks and shows replays, and shows maps.
 #[derive(Debug, Parser)]
@@ -77,19 +84,6 @@ pub enum Command {
     Guard(GuardArgs),
 }
 
-/// A command that did not succeed: its exit code and what to tell the user.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Failure {
-    /// 1 a check failed, 2 bad usage or bad input.
-    pub code: u8,
-    /// The message, naming what and where.
-    pub message: String,
-}
-
-pub(crate) fn bad_input(message: impl Into<String>) -> Failure {
-    Failure { code: 2, message: message.into() }
-}
-
 /// Runs the command line of this process.
 pub fn main() -> ExitCode {
     // Bots run in process groups of their own, so Ctrl-C (or a SIGTERM or
@@ -106,6 +100,8 @@ pub fn main() -> ExitCode {
     // Code in the host that calls exit (an in-process plugin) must not end
     // the run with status 0.
     exit_guard::arm();
+    // This program hosts isolated plugins itself: they are isolated by default.
+    crate::bot::adapter::plugin::isolated::this_program_hosts_plugins();
     // The orphans of bot processes come to the host, which reaps them when
     // their game ends: no bot process outlives its game.
     let _ = crate::bot::process::adopt_orphans();
@@ -146,13 +142,6 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// An error message as it may be printed: a message quotes files, names
-/// and lines from anyone, so every control character in it is shown as an
-/// escape (its own line breaks are kept).
-pub fn shown_message(message: &str) -> String {
-    crate::io::untrusted::terminal_lines(message)
-}
-
 /// Runs one parsed command, writing its output to `out`.
 pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
@@ -169,43 +158,6 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         }
         Command::Bench(args) => bench::run(&args, out),
     }
-}
-
-/// Probes every bot once before game 0 ([`crate::game::preflight`]) and
-/// reports each that cannot play on stderr, at once; returns their names.
-pub(crate) fn preflight(
-    args: &[String],
-    entrants: &[crate::bot::spec::Entrant],
-    hosting: &crate::bot::adapter::Hosting,
-    config: &lightcycles_core::Config,
-    seed: u64,
-    map_file: Option<&crate::game::match_loop::MapFile>,
-    limits: &crate::game::match_loop::Limits,
-) -> Vec<String> {
-    use crate::game::preflight;
-    let Some(position) = preflight::first_position(config, seed, map_file) else { return Vec::new() };
-    let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
-    let broken = preflight::probe(args, &names, hosting, &position, limits);
-    for bot in &broken {
-        eprint!("error: {}", bot.report());
-    }
-    broken.into_iter().map(|b| crate::io::untrusted::terminal_text(&b.name)).collect()
-}
-
-pub(crate) fn write_out(out: &mut dyn Write, text: &str) -> Result<(), std::io::Error> {
-    out.write_all(text.as_bytes())?;
-    out.flush()
-}
-
-pub(crate) fn stdout_failure(e: std::io::Error) -> Failure {
-    bad_input(format!("cannot write to standard output: {e}"))
-}
-
-/// Whether this process's standard output is a terminal a person looks at
-/// (and `NO_COLOR` does not ask for plain text): then boards are drawn in
-/// colour, and `--watch` redraws in place.
-pub(crate) fn stdout_is_a_screen() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::cli::{
     bad_input, check_players, preflight, stdout_failure, stdout_is_a_screen, write_out, Failure, PlayArgs,
 };
 use crate::game::report::{self, Tally, Timeouts};
-use crate::game::run::{self, GameOptions, Rounds, RunError};
+use crate::game::run::{self, GameOptions, Rounds, RunError, Stop};
 use crate::io::output;
 use crate::view;
 use crate::view::scene::{MapOrigin, Scene};
@@ -37,12 +37,13 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let entrants = spec::entrants(&args.bots, log_dir.as_deref(), &hosting).map_err(|e| bad_input(e.to_string()))?;
     let players = entrants.len() as u32;
     check_players(&args.bots, entrants.len())?;
-    let (config, map_file) = args.board.config(players)?;
+    let board = args.board.board(false);
+    let (config, map_file) = board.config(players).map_err(bad_input)?;
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
     let options = GameOptions {
-        bot_limits: args.board.bot_limits(&names)?,
-        margin: args.board.margin(),
-        ..GameOptions::new(config, map_file, args.board.limits(), args.output.clone())
+        bot_limits: board.bot_limits(&names).map_err(bad_input)?,
+        margin: board.margin(),
+        ..GameOptions::new(config, map_file, board.limits().map_err(bad_input)?, args.output.clone())
     };
     let rounds = Rounds { rounds: args.rounds, base_seed: args.seed, swap: args.swap };
     let seed = rounds.plan(0, entrants.len()).seed;
@@ -66,7 +67,7 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
             return Err(bad_input(format!("--watch draws one game at a time: use it with -j 1, not -j {}", args.jobs)));
         }
         match watch_games(&entrants, &options, &rounds, out, &mut tally, &mut timeouts) {
-            Err(RunError::Report(why)) if why == view::watch::QUIT => {
+            Err(RunError::Stopped(Stop::Quit)) => {
                 eprintln!("quit: {} of {} games were played (no FINAL_RESULTS)", tally.games(), rounds.games());
                 return Ok(());
             }
@@ -82,7 +83,7 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
                 rounds.games()
             ));
             let line = report::game_line(game, config.max_ticks) + "\n";
-            write_out(out, &line).map_err(|e| RunError::Report(format!("cannot write to standard output: {e}")))
+            write_out(out, &line).map_err(|e| RunError::Stopped(Stop::Output(e)))
         })
     };
     result.map_err(|e| bad_input(e.to_string()))?;
@@ -132,21 +133,21 @@ fn watch_games(
         }
     };
     run::run_watched::<FastGame>(entrants, options, rounds, &mut watch, |game| {
-        let stdout_error = |e: &std::io::Error| {
-            if e.to_string() == view::watch::QUIT {
-                RunError::Report(view::watch::QUIT.to_string())
+        let stdout_error = |e: std::io::Error| {
+            if view::watch::is_quit(&e) {
+                RunError::Stopped(Stop::Quit)
             } else {
-                RunError::Report(format!("cannot write to standard output: {e}"))
+                RunError::Stopped(Stop::Output(e))
             }
         };
-        if let Some(e) = broken.borrow().as_ref() {
+        if let Some(e) = broken.borrow_mut().take() {
             return Err(stdout_error(e));
         }
         tally.add(game);
         timeouts.add(game);
         let mut watcher = watcher.borrow_mut();
         let line = report::game_line(game, options.config.max_ticks) + "\n";
-        write_out(watcher.out(), &line).map_err(|e| stdout_error(&e))?;
+        write_out(watcher.out(), &line).map_err(stdout_error)?;
         watcher.restart();
         Ok(())
     })

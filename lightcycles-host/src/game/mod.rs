@@ -2,6 +2,7 @@
 //! tallies that report them ([`report`]), checking replay files
 //! ([`verify`]), and the probe of every bot before game 0 ([`preflight`]).
 
+pub mod board;
 pub mod match_loop;
 pub mod pool;
 pub mod preflight;

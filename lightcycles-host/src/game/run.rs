@@ -161,9 +161,23 @@ pub enum RunError {
         /// Why.
         source: std::io::Error,
     },
-    /// The consumer of results gave up (for example, stdout was closed).
-    #[error("{0}")]
-    Report(String),
+    /// The consumer of results stopped the run.
+    #[error(transparent)]
+    Stopped(#[from] Stop),
+}
+
+/// Why the consumer of a run's results stopped it.
+#[derive(Debug, thiserror::Error)]
+pub enum Stop {
+    /// The person watching pressed `q`.
+    #[error("quit with q")]
+    Quit,
+    /// A signal (Ctrl-C) asked the run to stop.
+    #[error("interrupted")]
+    Interrupted,
+    /// The results could not be written where they go.
+    #[error("cannot write to standard output: {0}")]
+    Output(std::io::Error),
 }
 
 /// The path of game `game`'s replay in `dir`.
@@ -399,13 +413,13 @@ mod tests {
         let err = run::<FastGame>(&bots, &options(), &rounds(50, false), 2, |_| {
             count += 1;
             if count == 3 {
-                Err(RunError::Report("enough".into()))
+                Err(RunError::Stopped(Stop::Interrupted))
             } else {
                 Ok(())
             }
         })
         .unwrap_err();
-        assert_eq!(err.to_string(), "enough");
+        assert!(matches!(err, RunError::Stopped(Stop::Interrupted)), "{err}");
         assert_eq!(count, 3);
     }
 

@@ -55,6 +55,16 @@ pub enum Order {
     Random,
 }
 
+impl std::str::FromStr for Order {
+    type Err = String;
+
+    /// `sequential` or `random`, as `--map-order` takes them.
+    fn from_str(text: &str) -> Result<Order, String> {
+        <Order as clap::ValueEnum>::from_str(text, false)
+            .map_err(|_| format!("--map-order is sequential or random, not {text:?}"))
+    }
+}
+
 /// One map of a pool: a 2010 map file, or a generated board.
 #[derive(Clone, Debug)]
 pub struct PoolMap {

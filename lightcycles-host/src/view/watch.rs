@@ -23,8 +23,16 @@ use crate::io::untrusted::terminal_text;
 /// follow a game of fast bots: 20 ticks a second.
 pub const TERMINAL_PACE: Duration = Duration::from_millis(50);
 
-/// The error [`Watcher::draw`] gives when the watcher pressed `q`.
-pub const QUIT: &str = "quit with q";
+/// What [`Watcher::draw`]'s error holds when the watcher pressed `q`
+/// ([`is_quit`] tells).
+#[derive(Debug, thiserror::Error)]
+#[error("quit with q")]
+pub struct Quit;
+
+/// Whether `e`, from [`Watcher::draw`], is the watcher pressing `q`.
+pub fn is_quit(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<Quit>())
+}
 
 /// The slowest and the fastest pace the keys reach.
 const PACES: (Duration, Duration) = (Duration::from_millis(2000), Duration::from_millis(1));
@@ -85,7 +93,7 @@ impl<W: Write> Watcher<W> {
             }
             let Some(keys) = self.keys.as_mut() else { return Ok(()) };
             match keys.wait(timeout) {
-                Wait::Key(Key::Quit) => return Err(io::Error::new(io::ErrorKind::Interrupted, QUIT)),
+                Wait::Key(Key::Quit) => return Err(io::Error::new(io::ErrorKind::Interrupted, Quit)),
                 Wait::Key(Key::Pause) => {
                     self.paused = !self.paused;
                     let last = std::mem::take(&mut self.last);
@@ -222,7 +230,7 @@ mod tests {
         assert!(!w.paused());
         send.send(b'q').unwrap();
         let err = w.draw("game 0", &scenes[3]).unwrap_err();
-        assert_eq!(err.to_string(), QUIT);
+        assert!(is_quit(&err), "{err}");
         // Off a terminal no keys are taken.
         let plain =
             Watcher::new(Vec::new(), false, Duration::ZERO).with_keys(Keys::from_channel(std::sync::mpsc::channel().1));

@@ -59,6 +59,24 @@ pub fn plugin_host_program() -> Result<PathBuf, String> {
     }
 }
 
+/// Set when this program is the `lightcycles` binary, which hosts isolated
+/// plugins itself (its command line says so as it starts).
+static THIS_PROGRAM_HOSTS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Says that this program hosts isolated plugins itself (the
+/// [`SUBCOMMAND`] is one of its commands).
+pub fn this_program_hosts_plugins() {
+    THIS_PROGRAM_HOSTS.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether isolated plugins have a host: this program is one, or
+/// `LIGHTCYCLES_PLUGIN_HOST` names one. Plugins are isolated by default
+/// when they do.
+pub fn host_known() -> bool {
+    THIS_PROGRAM_HOSTS.load(std::sync::atomic::Ordering::Relaxed)
+        || std::env::var_os(PLUGIN_HOST_ENV).is_some_and(|p| !p.is_empty())
+}
+
 /// Makes, for each game and seat, a plugin host process playing one bot of
 /// the plugin at `path`.
 #[derive(Clone, Debug)]
