@@ -19,12 +19,7 @@ use std::time::Instant;
 
 use pyo3::prelude::*;
 
-pyo3::create_exception!(
-    lightcycles,
-    CallableTimeout,
-    pyo3::exceptions::PyBaseException,
-    "Raised inside a callable bot that is still running at its deadline (a BaseException, so that `except Exception` in the bot does not catch it)."
-);
+pub(crate) use crate::errors::CallableTimeout;
 
 struct Watch {
     /// Armed calls: number → (thread, deadline).

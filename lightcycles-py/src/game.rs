@@ -4,21 +4,18 @@
 use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{
-    map, Action, Answer, Config, Engine, FastGame, FaultKind, FaultPolicy, GameError, Pos, Position, StepError,
+    map, Action, Answer, Config, Engine, FastGame, FaultKind, FaultPolicy, GameError, Pos, Position,
 };
 use lightcycles_host::game::match_loop::MapFile;
 use numpy::ndarray::{Array1, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
-use pyo3::create_exception;
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::config::{value_error, PyConfig};
 use crate::convert;
 use crate::obs;
-
-create_exception!(lightcycles, GameOver, PyRuntimeError, "Raised by Game.step on a game that is over.");
 
 /// A game on the fast engine: bitboards, cheap to copy, proven equal to
 /// the rule book's reference engine frame for frame.
@@ -154,10 +151,7 @@ impl PyGame {
                 convert::action(&mv, fault)?
             };
         }
-        self.game.step(&actions[..n]).map_err(|e| match e {
-            StepError::GameOver => GameOver::new_err("the game is over"),
-            other => value_error(other),
-        })?;
+        self.game.step(&actions[..n]).map_err(crate::errors::step_error)?;
         if let Some(history) = &mut self.history {
             history.answers.push(answers);
         }

@@ -1,28 +1,43 @@
 //! `lightcycles` for Python: the rules engine, maps and replays of
 //! `lightcycles-core` and the match runner of `lightcycles-host`, as one
 //! CPython extension module (`lightcycles._lightcycles`), built by maturin.
+//! One module a class or function (docs/architecture.md says where a new
+//! one goes):
 //!
 //! - [`config`]: `Config`, checked by the core.
 //! - [`game`]: `Game`, the fast engine, and `generate_map`.
 //! - [`replay`]: `Replay`: load, verify, frames.
 //! - [`search_state`]: `SearchState`, the lean state for a search's inner loop.
-//! - [`play`]: `play`, the host's match loop, with Python callables as bots.
-//! - [`tournament`]: `tournament` (or one shard of it), `merge_results` and
-//!   `check_bots`.
-//! - [`vector`]: `VectorEnv`, many games stepped in one call.
+//! - [`play`]: `play`, the host's match loop; [`results`] its `PlayResult`
+//!   and `GameResult`.
+//! - [`tournament`]: `tournament` (or one shard of it) and `merge_results`,
+//!   through the host's tournament plan.
+//! - [`check`]: `check_bots`, the probe before game 0.
+//! - [`vector`]: `GameBatch`, many games stepped in one call (what
+//!   `lightcycles.env.VectorEnv` steps).
 //! - [`obs`]: the planes and action masks every environment observes.
+//! - [`errors`]: `GameOver`, `ReplayMismatch`, `CallableTimeout`.
+//! - [`bots`], [`callable`]: bots as Python gives them, and a callable as a
+//!   bot; [`deadline`] cuts a late callable short; [`interrupt`] lets a
+//!   Ctrl-C stop a run; [`convert`] turns the host's values into Python's.
 //!
 //! Python objects cross the boundary as the JSON the host writes, read
 //! with the `json` module, so a dict here is the dict a CodeClash bot
 //! gets.
 
+mod bots;
+mod callable;
+mod check;
 mod config;
 mod convert;
 mod deadline;
+mod errors;
 mod game;
+mod interrupt;
 mod obs;
 mod play;
 mod replay;
+mod results;
 mod search_state;
 mod tournament;
 mod vector;
@@ -40,16 +55,16 @@ fn _lightcycles(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<replay::PyReplay>()?;
     m.add_class::<search_state::PySearchState>()?;
-    m.add_class::<play::PlayResult>()?;
-    m.add_class::<play::GameResult>()?;
-    m.add_class::<vector::PyVectorEnv>()?;
+    m.add_class::<results::PlayResult>()?;
+    m.add_class::<results::GameResult>()?;
+    m.add_class::<vector::PyGameBatch>()?;
     m.add_function(wrap_pyfunction!(game::generate_map, m)?)?;
     m.add_function(wrap_pyfunction!(play::play, m)?)?;
     m.add_function(wrap_pyfunction!(tournament::tournament, m)?)?;
     m.add_function(wrap_pyfunction!(tournament::merge_results, m)?)?;
-    m.add_function(wrap_pyfunction!(tournament::check_bots, m)?)?;
-    m.add("ReplayMismatch", m.py().get_type::<replay::ReplayMismatch>())?;
-    m.add("GameOver", m.py().get_type::<game::GameOver>())?;
-    m.add("CallableTimeout", m.py().get_type::<deadline::CallableTimeout>())?;
+    m.add_function(wrap_pyfunction!(check::check_bots, m)?)?;
+    m.add("ReplayMismatch", m.py().get_type::<errors::ReplayMismatch>())?;
+    m.add("GameOver", m.py().get_type::<errors::GameOver>())?;
+    m.add("CallableTimeout", m.py().get_type::<errors::CallableTimeout>())?;
     Ok(())
 }

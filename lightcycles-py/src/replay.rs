@@ -7,7 +7,6 @@ use lightcycles_core::map::{self, parse_2010};
 use lightcycles_core::replay::{self, Origin, Recorder, Replay, ReplayError};
 use lightcycles_core::{Answer, Engine, FastGame, ReferenceGame};
 use lightcycles_host::io::input;
-use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -16,12 +15,7 @@ use crate::config::value_error;
 use crate::convert;
 use crate::game::{PyGame, Start};
 
-create_exception!(
-    lightcycles,
-    ReplayMismatch,
-    PyValueError,
-    "A replay that differs from the rules: its tick, player, field, expected and actual say where."
-);
+use crate::errors::ReplayMismatch;
 
 /// A recorded game (the `sim_<g>.json` files of `lightcycles play -o`).
 #[pyclass(name = "Replay", module = "lightcycles", frozen)]

@@ -5,14 +5,14 @@
 use lightcycles_core::observation::PlayerView;
 use lightcycles_core::search_state::SearchState;
 use lightcycles_core::space::lean;
-use lightcycles_core::{Action, CellValue, Engine, FastGame, Pos, Position, StepError, EMPTY, ROCK};
+use lightcycles_core::{Action, CellValue, Engine, FastGame, Pos, Position, EMPTY, ROCK};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::config::{value_error, PyConfig};
 use crate::convert;
-use crate::game::{GameOver, PyGame};
+use crate::game::PyGame;
 
 /// A lean copy of a game for search: the same rules as Game on boards up
 /// to 64 × 64, copied without allocation, stepped faster; it knows whether
@@ -71,10 +71,7 @@ impl PySearchState {
             };
             *action = convert::action(&moves.get_item(i)?, fault)?;
         }
-        self.state.step(&actions[..n]).map_err(|e| match e {
-            StepError::GameOver => GameOver::new_err("the game is over"),
-            other => value_error(other),
-        })
+        self.state.step(&actions[..n]).map_err(crate::errors::step_error)
     }
 
     /// A copy of this state.

@@ -1,38 +1,32 @@
-//! `lightcycles.tournament`, one shard of it, `merge_results` of the shards,
-//! and `check_bots`, the probe a run makes before its first game: the
-//! host's tournaments in process, the GIL released while Rust plays.
+//! `lightcycles.tournament`, one shard of it, and `merge_results` of the
+//! shards: the keywords are turned into the host's
+//! [`TournamentOptions`], which checks, defaults and plays them as it does
+//! the CLI's flags (the same options, the same errors, in keywords), the
+//! GIL released while Rust plays.
 
 use std::path::PathBuf;
 
-use lightcycles_core::{FastGame, FaultPolicy};
-use lightcycles_host::bot::adapter::plugin::isolated::PLUGIN_HOST_ENV;
-use lightcycles_host::bot::process::log::LOGS_DIR;
-use lightcycles_host::cli::{BoardArgs, PolicyArg};
-use lightcycles_host::game::preflight;
-use lightcycles_host::game::run::GameOptions;
-use lightcycles_host::io::whole_file;
-use lightcycles_host::stats::Sprt;
-use lightcycles_host::tournament::merge;
-use lightcycles_host::tournament::progress::ProgressMode;
+use lightcycles_core::FaultPolicy;
+use lightcycles_host::bot::process::sandbox::{self, Sandbox};
+use lightcycles_host::game::board::Board;
+use lightcycles_host::tournament::maps::Order;
+use lightcycles_host::tournament::plan::{
+    self, in_keywords, MergeOptions, PlanError, ProgressChoice, TournamentOptions,
+};
 use lightcycles_host::tournament::report::Report;
-use lightcycles_host::tournament::schedule::{PairingMode, Schedule};
 use lightcycles_host::tournament::shard::Shard;
-use lightcycles_host::tournament::{self as host_tournament, Tournament};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple};
 
-use crate::config::{value_error, PyConfig};
+use crate::bots::entries;
+use crate::config::PyConfig;
 use crate::convert;
-use crate::play::{entrants, hosting, limits, made_dir, run_config};
 
 /// A shard given as "I/N" or as a pair (I, N).
 fn shard_of(value: &Bound<'_, PyAny>) -> PyResult<Shard> {
     if let Ok(text) = value.cast::<PyString>() {
-        return text
-            .extract::<String>()?
-            .parse::<Shard>()
-            .map_err(|e| PyValueError::new_err(e.to_string().replacen("--shard", "shard", 1)));
+        return text.extract::<String>()?.parse::<Shard>().map_err(|e| keyword_error(&e.to_string()));
     }
     if let Ok(pair) = value.cast::<PyTuple>() {
         if let Ok((index, count)) = pair.extract::<(u64, u64)>() {
@@ -44,6 +38,11 @@ fn shard_of(value: &Bound<'_, PyAny>) -> PyResult<Shard> {
     Err(PyValueError::new_err(format!("shard is \"I/N\" or a pair (I, N), not {}", value.repr()?)))
 }
 
+/// A ValueError of a message of the host's, its flags said as keywords.
+fn keyword_error(message: &str) -> PyErr {
+    PyValueError::new_err(in_keywords(message, false))
+}
+
 /// A report as the dict of --report, with the table under "table".
 fn report_dict<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, PyAny>> {
     let dict = convert::from_json(py, &report.to_json())?;
@@ -51,97 +50,215 @@ fn report_dict<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, PyA
     Ok(dict)
 }
 
-/// Plays a tournament as `lightcycles tournament` does: every seed in both
-/// seats, two bots a game, a round robin (or a gauntlet of the first bot),
-/// with statistics, an optional SPRT ("ELO0,ELO1,ALPHA,BETA"), a results
-/// file that can be resumed. With shard ("I/N" or (I, N)) it plays only the
-/// games whose index is I mod N, for merge_results to join; with
-/// log_seconds, the standings go to stderr that often. Returns the report
-/// (the dict of --report, with the table the CLI prints under "table").
+/// `bot_time`: a list of "NAME=[FIRST_MS,]MS" as the CLI takes them, or a
+/// dict of names to MS or (FIRST_MS, MS).
+fn bot_times(value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    let Some(value) = value else { return Ok(Vec::new()) };
+    if let Ok(dict) = value.cast::<PyDict>() {
+        return dict
+            .iter()
+            .map(|(name, time)| {
+                let name: String = name.extract()?;
+                if let Ok(ms) = time.extract::<u64>() {
+                    Ok(format!("{name}={ms}"))
+                } else if let Ok((first, ms)) = time.extract::<(u64, u64)>() {
+                    Ok(format!("{name}={first},{ms}"))
+                } else {
+                    Err(PyValueError::new_err(format!(
+                        "bot_time[{name:?}] is MS or (FIRST_MS, MS), not {}",
+                        time.repr()?
+                    )))
+                }
+            })
+            .collect();
+    }
+    if value.is_instance_of::<PyString>() {
+        return Err(PyValueError::new_err(
+            "bot_time is a list of \"NAME=[FIRST_MS,]MS\" or a dict {name: MS or (FIRST_MS, MS)}, not one string",
+        ));
+    }
+    value.extract::<Vec<String>>().map_err(|_| {
+        PyValueError::new_err("bot_time is a list of \"NAME=[FIRST_MS,]MS\" or a dict {name: MS or (FIRST_MS, MS)}")
+    })
+}
+
+/// A list of strings, refusing one string (which Python would read as a
+/// list of its characters).
+fn strings(name: &str, value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    let Some(value) = value else { return Ok(Vec::new()) };
+    if value.is_instance_of::<PyString>() {
+        return Err(PyValueError::new_err(format!(
+            "{name} is a list of strings, not one string: write [{}]",
+            value.repr()?
+        )));
+    }
+    value.extract::<Vec<String>>().map_err(|_| PyValueError::new_err(format!("{name} is a list of strings")))
+}
+
+/// The board of `config` or of the board keywords (not both).
+#[allow(clippy::too_many_arguments)]
+fn board_of(
+    config: Option<PyRef<'_, PyConfig>>,
+    seats: usize,
+    width: Option<u32>,
+    height: Option<u32>,
+    max_ticks: Option<u32>,
+    rock_density: Option<u32>,
+    fault_policy: Option<&str>,
+    map: Option<PathBuf>,
+) -> PyResult<Board> {
+    let policy = fault_policy
+        .map(|p| match p {
+            "straight" => Ok(FaultPolicy::Straight),
+            "eliminate" => Ok(FaultPolicy::Eliminate),
+            other => {
+                Err(PyValueError::new_err(format!("fault_policy is \"straight\" or \"eliminate\", not {other:?}")))
+            }
+        })
+        .transpose()?;
+    let Some(config) = config else {
+        let default = Board::default();
+        return Ok(Board {
+            width,
+            height,
+            max_ticks: max_ticks.unwrap_or(default.max_ticks),
+            rock_density,
+            fault_policy: policy.unwrap_or(default.fault_policy),
+            map,
+            ..default
+        });
+    };
+    if width.is_some() || height.is_some() || max_ticks.is_some() || rock_density.is_some() || policy.is_some() {
+        return Err(PyValueError::new_err(
+            "config gives the board: it does not go with width, height, max_ticks, rock_density or fault_policy",
+        ));
+    }
+    if config.inner.players as usize != seats {
+        return Err(PyValueError::new_err(format!(
+            "config has {} players, but a game of this tournament has {seats} seats",
+            config.inner.players
+        )));
+    }
+    Ok(Board { map, ..Board::of_config(&config.inner) })
+}
+
+/// Plays a tournament as `lightcycles tournament` does, with every option
+/// it has, by the same names (`--league-lag` is `league_lag`; `-o` is
+/// `out_dir`; the board is `config` or its own keywords): every seed in
+/// every seat, two bots a game or a free-for-all of `ffa`, a round robin, a
+/// gauntlet of the first bot or a league, on seeded boards or a map pool,
+/// with statistics, an SPRT, a results file that can be resumed, one shard
+/// ("I/N" or (I, N)) for merge_results to join. Progress goes to stderr
+/// only when log_every or log_seconds asks. Returns the report (the dict of
+/// --report, with the table the CLI prints under "table").
 #[pyfunction]
-#[pyo3(signature = (bots, games=None, seed=0, jobs=None, results=None, resume=false, sprt=None, gauntlet=false, out_dir=None, time_ms=50, time_first_ms=1000, config=None, isolate=None, shard=None, log_seconds=0))]
+#[pyo3(signature = (
+    bots, games=None, seed=0, jobs=None, results=None, resume=false, sprt=None, gauntlet=false, out_dir=None,
+    time_ms=None, time_first_ms=None, config=None, isolate=None, shard=None, log_seconds=0, *, report=None,
+    html=None, ffa=None, maps=None, sizes=None, densities=None, map_order="sequential", map_start=0,
+    league=false, league_lag=None, affinity=false, allow_broken=false, log_every=0, width=None, height=None,
+    max_ticks=None, rock_density=None, fault_policy=None, map=None, bot_time=None, time_margin_ms=0,
+    bot_memory_mb=None, bot_processes=None
+))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament<'py>(
     py: Python<'py>,
-    bots: Vec<Bound<'py, PyAny>>,
+    bots: Bound<'py, PyAny>,
     games: Option<u64>,
     seed: u64,
     jobs: Option<usize>,
     results: Option<PathBuf>,
     resume: bool,
-    sprt: Option<&str>,
+    sprt: Option<String>,
     gauntlet: bool,
     out_dir: Option<PathBuf>,
-    time_ms: u64,
-    time_first_ms: u64,
+    time_ms: Option<u64>,
+    time_first_ms: Option<u64>,
     config: Option<PyRef<'_, PyConfig>>,
     isolate: Option<bool>,
     shard: Option<Bound<'py, PyAny>>,
     log_seconds: u64,
+    report: Option<PathBuf>,
+    html: Option<PathBuf>,
+    ffa: Option<u64>,
+    maps: Option<Bound<'py, PyAny>>,
+    sizes: Option<String>,
+    densities: Option<String>,
+    map_order: &str,
+    map_start: usize,
+    league: bool,
+    league_lag: Option<u64>,
+    affinity: bool,
+    allow_broken: bool,
+    log_every: u64,
+    width: Option<u32>,
+    height: Option<u32>,
+    max_ticks: Option<u32>,
+    rock_density: Option<u32>,
+    fault_policy: Option<&str>,
+    map: Option<PathBuf>,
+    bot_time: Option<Bound<'py, PyAny>>,
+    time_margin_ms: u64,
+    bot_memory_mb: Option<u64>,
+    bot_processes: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let config = run_config(config, 2)?;
-    let shard = shard.map(|s| shard_of(&s)).transpose()?;
-    if shard.is_some() && sprt.is_some() {
-        return Err(PyValueError::new_err(
-            "sprt is judged on the whole tournament: play the shards without it and give it to merge_results",
-        ));
-    }
-    let sprt = sprt.map(str::parse::<Sprt>).transpose().map_err(value_error)?;
-    if sprt.is_some() && bots.len() != 2 {
-        return Err(PyValueError::new_err(format!("sprt compares two bots, but {} were given", bots.len())));
-    }
-    if resume && results.is_none() {
-        return Err(PyValueError::new_err("resume continues a results file: give results=PATH"));
-    }
-    {
-        use lightcycles_host::io::output::{check_collisions, Place};
-        let mut places: Vec<Place<'_>> = out_dir.as_deref().map(|d| Place::Games("out_dir", d)).into_iter().collect();
-        places.extend(results.as_deref().map(|p| Place::Writes("results", p)));
-        check_collisions(&places).map_err(PyValueError::new_err)?;
-    }
-    let out_dir = made_dir(out_dir)?;
-    let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
-    let hosting = hosting(isolate.unwrap_or_else(|| std::env::var_os(PLUGIN_HOST_ENV).is_some()));
-    let (entrants, specs) = entrants(&bots, 2, log_dir.as_deref(), &hosting)?;
-    let mode = if gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
-    let games = games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 });
-    let schedule = Schedule::new(entrants.len(), mode, games, seed).map_err(value_error)?;
-    let limits = limits(time_first_ms, time_ms)?;
-    let board = BoardArgs {
-        width: config.width,
-        height: config.height,
-        max_ticks: config.max_ticks,
-        rock_density: config.rock_density,
-        fault_policy: match config.fault_policy {
-            FaultPolicy::Straight => PolicyArg::Straight,
-            FaultPolicy::Eliminate => PolicyArg::Eliminate,
-        },
-        map: None,
-        time_first_ms,
-        time_ms,
-        bot_time: Vec::new(),
-        time_margin_ms: 0,
-    };
-    let t = Tournament {
-        entrants,
-        specs,
-        mode,
-        schedule,
-        shard,
-        options: GameOptions::new(config, None, limits, out_dir),
-        jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
-        sprt,
+    let bots = entries(&bots)?;
+    let seats = ffa.map_or(2, |n| n as usize);
+    let mut board = board_of(config, seats, width, height, max_ticks, rock_density, fault_policy, map)?;
+    board.time_ms = time_ms.unwrap_or(board.time_ms);
+    board.time_first_ms = time_first_ms.unwrap_or(board.time_first_ms);
+    board.bot_time = bot_times(bot_time.as_ref())?;
+    board.time_margin_ms = time_margin_ms;
+    let map_order = map_order.parse::<Order>().map_err(|e| keyword_error(&e))?;
+    let options = TournamentOptions {
+        bots,
+        games,
+        seed,
+        jobs,
+        output: out_dir,
         results,
         resume,
-        replay_flags: board.to_flags(),
-        progress: ProgressMode::Log { games: 0, seconds: log_seconds },
+        sprt,
+        gauntlet,
+        shard: shard.map(|s| shard_of(&s)).transpose()?,
+        report,
+        html,
+        ffa,
+        maps: strings("maps", maps.as_ref())?,
+        sizes,
+        densities,
+        map_order,
+        map_start,
+        league,
+        league_lag,
+        affinity,
+        allow_broken,
+        progress: ProgressChoice { bar: false, log_every, log_seconds },
+        board,
+        sandbox: Sandbox {
+            memory_mb: bot_memory_mb.unwrap_or(sandbox::DEFAULT_MEMORY_MB),
+            processes: bot_processes.unwrap_or(sandbox::DEFAULT_PROCESSES),
+        },
+        isolate,
         // A Python caller resumes with resume=True; a Ctrl-C raises.
-        resume_command: None,
-        maps: None,
-        league: None,
-        pin_cpus: false,
+        command_line: None,
     };
-    let report = crate::play::interruptible(py, || host_tournament::run::<FastGame>(&t))?;
+    let planned = py.detach(|| options.plan()).map_err(|e| match e {
+        PlanError::Broken { .. } | PlanError::Invalid(_) => keyword_error(&e.to_string()),
+    })?;
+    for warning in &planned.warnings {
+        eprintln!("{}", in_keywords(warning, false));
+    }
+    for broken in &planned.broken {
+        eprint!("error: {broken}");
+    }
+    let report = crate::interrupt::interruptible(py, || plan::run(&planned)).map_err(|e| {
+        if e.is_instance_of::<PyValueError>(py) {
+            keyword_error(&e.value(py).to_string())
+        } else {
+            e
+        }
+    })?;
     report_dict(py, &report)
 }
 
@@ -159,64 +276,12 @@ pub fn merge_results<'py>(
     py: Python<'py>,
     shards: Vec<PathBuf>,
     output: PathBuf,
-    sprt: Option<&str>,
+    sprt: Option<String>,
     report: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let sprt = sprt.map(str::parse::<Sprt>).transpose().map_err(value_error)?;
-    let (report, notes) = py
-        .detach(|| -> Result<_, String> {
-            let merged = merge::merge(&shards).map_err(|e| e.to_string())?;
-            if sprt.is_some() && merged.header.bots.len() != 2 {
-                return Err(format!("sprt compares two bots, but the tournament has {}", merged.header.bots.len()));
-            }
-            merged.write(&output).map_err(|e| e.to_string())?;
-            let report_of = merged.report(sprt);
-            if let Some(path) = &report {
-                whole_file::write(path, (report_of.to_json() + "\n").as_bytes())
-                    .map_err(|e| format!("report {}: cannot write: {e}", path.display()))?;
-            }
-            Ok((report_of, merged.notes))
-        })
-        .map_err(PyValueError::new_err)?;
-    let dict = report_dict(py, &report)?;
-    dict.set_item("notes", notes)?;
+    let options = MergeOptions { shards, output, report, sprt };
+    let merged = py.detach(|| plan::merge(&options)).map_err(|e| PyValueError::new_err(in_keywords(&e, true)))?;
+    let dict = report_dict(py, &merged.report)?;
+    dict.set_item("notes", merged.notes)?;
     Ok(dict)
-}
-
-/// Starts every bot given as a spec string once and asks it the first
-/// observation of a game (seed, config: two players by default; bot k
-/// rides seat k mod players) within time_first_ms, as the CLI does before
-/// game 0; raises ValueError naming each bot that cannot play,
-/// with the first lines of its stderr. Callables are not probed.
-#[pyfunction]
-#[pyo3(signature = (bots, seed=0, time_first_ms=1000, config=None, isolate=None))]
-pub fn check_bots(
-    py: Python<'_>,
-    bots: Vec<Bound<'_, PyAny>>,
-    seed: u64,
-    time_first_ms: u64,
-    config: Option<PyRef<'_, PyConfig>>,
-    isolate: Option<bool>,
-) -> PyResult<()> {
-    let config = match config {
-        Some(c) => c.inner,
-        None => run_config(None, 2)?,
-    };
-    let hosting = hosting(isolate.unwrap_or_else(|| std::env::var_os(PLUGIN_HOST_ENV).is_some()));
-    let (entrants, _) = entrants(&bots, config.players as usize, None, &hosting)?;
-    let (mut specs, mut names) = (Vec::new(), Vec::new());
-    for (bot, entrant) in bots.iter().zip(&entrants) {
-        if let Ok(text) = bot.cast::<PyString>() {
-            specs.push(text.extract::<String>()?);
-            names.push(entrant.name.clone());
-        }
-    }
-    let limits = limits(time_first_ms, time_first_ms)?;
-    let Some(position) = preflight::first_position(&config, seed, None) else { return Ok(()) };
-    let broken = py.detach(|| preflight::probe(&specs, &names, &hosting, &position, &limits));
-    if broken.is_empty() {
-        return Ok(());
-    }
-    let report: String = broken.iter().map(|b| b.report()).collect();
-    Err(PyValueError::new_err(report.trim_end().to_string()))
 }

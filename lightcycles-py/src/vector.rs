@@ -1,4 +1,4 @@
-//! `lightcycles.VectorEnv`: many games stepped in one call, observations
+//! `lightcycles.GameBatch`: many games stepped in one call, observations
 //! written into arrays made once, ended games reset on the step after
 //! (Gymnasium's next-step autoreset).
 //!
@@ -40,8 +40,8 @@ use crate::play::hosting;
 /// terminations and truncations say how); the next step resets it with
 /// the next seed, ignoring its actions, with reward 0 and no flags:
 /// Gymnasium's next-step autoreset.
-#[pyclass(name = "VectorEnv", module = "lightcycles", unsendable)]
-pub struct PyVectorEnv {
+#[pyclass(name = "GameBatch", module = "lightcycles", unsendable)]
+pub struct PyGameBatch {
     /// What the env was made with, as `__reduce__` gives it back: the
     /// constructor's arguments after num_envs and config.
     made_with: Py<PyAny>,
@@ -180,7 +180,7 @@ fn write_all_planes<T: Cell>(
     Ok(())
 }
 
-impl PyVectorEnv {
+impl PyGameBatch {
     fn start(&mut self, env: usize) -> PyResult<()> {
         let k = self.started;
         self.started += 1;
@@ -375,7 +375,7 @@ const MAX_POOL: usize = 1 << 20;
 const MAX_ENVS: usize = 1 << 20;
 
 #[pymethods]
-impl PyVectorEnv {
+impl PyGameBatch {
     #[new]
     #[pyo3(signature = (num_envs, config=None, seed=0, copy=true, obs_type="grid", egocentric=false, view=None, dtype=None, action_mask=false, opponent=None, seat=0, time_ms=50, map_pool=DEFAULT_POOL))]
     #[allow(clippy::too_many_arguments)]
@@ -429,7 +429,7 @@ impl PyVectorEnv {
             .unbind();
         let opponent = match opponent {
             Some(bot) => {
-                let (mut entrants, _) = crate::play::entrants(std::slice::from_ref(bot), n, None, &hosting(false))?;
+                let (mut entrants, _) = crate::play::entrants(&[crate::bots::entry(bot)?], n, None, &hosting(false))?;
                 Some(entrants.remove(0).factory)
             }
             None => None,
@@ -500,7 +500,7 @@ impl PyVectorEnv {
             None
         };
         let positions = if opponent.is_some() { vec![first.position(); num_envs] } else { Vec::new() };
-        let mut env = PyVectorEnv {
+        let mut env = PyGameBatch {
             made_with,
             config,
             games: vec![first; num_envs],
@@ -580,7 +580,7 @@ impl PyVectorEnv {
     /// The env a pickled state holds (what `__reduce__` gives).
     #[staticmethod]
     #[allow(clippy::type_complexity)]
-    fn _from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyVectorEnv> {
+    fn _from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PyGameBatch> {
         type Made<'a> = (
             u64,
             bool,
@@ -599,7 +599,7 @@ impl PyVectorEnv {
             state.extract()?;
         let (seed, copy, obs_type, egocentric, view, dtype, action_mask, opponent, seat, time_ms, map_pool) = made;
         let config_obj = Bound::new(py, config)?;
-        let mut env = PyVectorEnv::new(
+        let mut env = PyGameBatch::new(
             py,
             num_envs,
             Some(config_obj.borrow()),

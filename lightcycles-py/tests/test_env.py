@@ -269,4 +269,4 @@ def test_a_map_pool_replays_the_seeds_first_games(pool):
                 assert np.array_equal(obs, lc.Game(lc.Config(**cfg), seed=expected).grid())
     assert started > 6
     with pytest.raises(ValueError, match="map_pool is at most"):
-        lc.VectorEnv(1, map_pool=1 << 30)
+        lc.GameBatch(1, map_pool=1 << 30)

@@ -65,7 +65,7 @@ def test_bad_observation_options_are_refused():
     with pytest.raises(ValueError, match="options of obs_type"):
         env_mod.VectorEnv(2, obs_type="grid", egocentric=True)
     with pytest.raises(ValueError, match="obs_type"):
-        lc.VectorEnv(2, obs_type="pixels")
+        lc.GameBatch(2, obs_type="pixels")
     with pytest.raises(ValueError, match="options of obs_type"):
         env_mod.parallel_env(obs_type="grid", dtype=np.float32)
 

@@ -253,9 +253,9 @@ def test_a_late_timeout_never_reaches_the_next_call():
 
 def test_sizes_that_cannot_be_had_raise_instead_of_aborting():
     with pytest.raises(ValueError, match="num_envs is at most"):
-        lc.VectorEnv(10**9, lc.Config(width=8, height=8))
+        lc.GameBatch(10**9, lc.Config(width=8, height=8))
     with pytest.raises((ValueError, OverflowError)):
-        lc.VectorEnv(2**70)
+        lc.GameBatch(2**70)
     import lightcycles.env
 
     with pytest.raises(ValueError, match="num_envs is at most"):

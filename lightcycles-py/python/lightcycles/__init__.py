@@ -4,22 +4,28 @@ The engine (``Game``, the fast bitboard engine proven equal to the rule
 book's reference, and ``SearchState``, its lean copy for a search's inner
 loop), maps and replays come from ``lightcycles-core``; ``play``
 and ``tournament`` are the match loop of ``lightcycles-host``, in process;
-``lightcycles.env`` holds a PettingZoo ``ParallelEnv`` and the batched
-``VectorEnv``; ``lightcycles.distributed`` plays a tournament's shards on a
-Ray cluster. The rules are those of docs/RULES.md in the repository.
+``GameBatch`` steps many games in one call. ``lightcycles.env`` holds a
+PettingZoo ``ParallelEnv`` and the Gymnasium ``VectorEnv`` (also
+``lightcycles.VectorEnv``, imported when first named, as it needs the
+``env`` extra); ``lightcycles.errors`` the exceptions;
+``lightcycles.distributed`` plays a tournament's shards on a Ray cluster.
+The rules are those of docs/RULES.md in the repository.
 """
 
+from typing import Any
+
 from lightcycles._lightcycles import (
+    PLANES,
     CallableTimeout,
     Config,
     Game,
+    GameBatch,
     GameOver,
     GameResult,
     PlayResult,
     Replay,
     ReplayMismatch,
     SearchState,
-    VectorEnv,
     __version__,
     check_bots,
     generate_map,
@@ -31,18 +37,32 @@ from lightcycles._lightcycles import (
 #: The four directions, in the order of their codes 0 to 3.
 DIRECTIONS = ("N", "E", "S", "W")
 
+
+def __getattr__(name: str) -> Any:
+    # lightcycles.VectorEnv is lightcycles.env.VectorEnv, which needs
+    # Gymnasium: imported when first asked for, so that the package itself
+    # needs numpy alone.
+    if name == "VectorEnv":
+        from lightcycles.env import VectorEnv
+
+        return VectorEnv
+    raise AttributeError(f"module 'lightcycles' has no attribute {name!r}")
+
+
 __all__ = [
+    "PLANES",
     "CallableTimeout",
     "Config",
     "DIRECTIONS",
     "Game",
+    "GameBatch",
     "GameOver",
     "GameResult",
     "PlayResult",
     "Replay",
     "ReplayMismatch",
     "SearchState",
-    "VectorEnv",
+    "__version__",
     "check_bots",
     "generate_map",
     "merge_results",

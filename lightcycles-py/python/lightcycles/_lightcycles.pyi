@@ -1,14 +1,39 @@
 """Type stubs of the extension module (see the docstrings of each object)."""
 
 from os import PathLike
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, final
+
 
 import numpy as np
 import numpy.typing as npt
 
-Move = Union[str, int, None]
-Fault = Optional[str]
-Bot = Union[str, Callable[[Dict[str, Any]], str]]
+_Move = Union[str, int, None]
+_Fault = Optional[str]
+_Bot = Union[str, Callable[[Dict[str, Any]], str]]
+#: A list of bots: a list or tuple, never one string (which the runtime refuses).
+_Bots = Union[List[_Bot], Tuple[_Bot, ...]]
+_StrPath = Union[str, PathLike[str]]
+
+__all__ = [
+    "__version__",
+    "PLANES",
+    "Config",
+    "Game",
+    "Replay",
+    "SearchState",
+    "PlayResult",
+    "GameResult",
+    "GameBatch",
+    "generate_map",
+    "play",
+    "tournament",
+    "merge_results",
+    "check_bots",
+    "ReplayMismatch",
+    "GameOver",
+    "CallableTimeout",
+]
 
 #: The version of the crate the extension was built from (the package's version).
 __version__: str
@@ -27,16 +52,17 @@ class ReplayMismatch(ValueError):
 class CallableTimeout(BaseException):
     """Raised inside a callable bot still running at its deadline."""
 
+@final
 class Config:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         width: int = 48,
         height: int = 36,
         players: int = 2,
         max_ticks: int = 2000,
         rock_density: int = 4,
         fault_policy: str = "straight",
-    ) -> None: ...
+    ) -> "Config": ...
     @property
     def width(self) -> int: ...
     @property
@@ -50,13 +76,14 @@ class Config:
     @property
     def fault_policy(self) -> str: ...
 
+@final
 class Game:
-    def __init__(self, config: Optional[Config] = None, seed: int = 0, record: bool = False) -> None: ...
+    def __new__(cls, config: Optional[Config] = None, seed: int = 0, record: bool = False) -> "Game": ...
     @staticmethod
     def from_map(text: str, max_ticks: int = 2000, fault_policy: str = "straight", record: bool = False) -> "Game": ...
     @staticmethod
     def from_observation(obs: Dict[str, Any], fault_policy: str = "straight") -> "Game": ...
-    def step(self, moves: Sequence[Move], faults: Optional[Sequence[Fault]] = None) -> None: ...
+    def step(self, moves: Sequence[_Move], faults: Optional[Sequence[_Fault]] = None) -> None: ...
     @property
     def tick(self) -> int: ...
     @property
@@ -76,6 +103,8 @@ class Game:
     def cell(self, x: int, y: int) -> int: ...
     def clone(self) -> "Game": ...
     def copy_from(self, other: "Game") -> None: ...
+    def __copy__(self) -> "Game": ...
+    def __deepcopy__(self, memo: Any) -> "Game": ...
     def reachable(self, player: int) -> int: ...
     def voronoi(self) -> List[int]: ...
     def separated(self) -> bool: ...
@@ -86,11 +115,14 @@ class Game:
     def action_mask(self, you: int) -> npt.NDArray[np.int8]: ...
     def rgb_array(self, cell: int = 8) -> npt.NDArray[np.uint8]: ...
 
+@final
 class SearchState:
-    def __init__(self, game: Game) -> None: ...
-    def step(self, moves: Sequence[Move], faults: Optional[Sequence[Fault]] = None) -> None: ...
+    def __new__(cls, game: Game) -> "SearchState": ...
+    def step(self, moves: Sequence[_Move], faults: Optional[Sequence[_Fault]] = None) -> None: ...
     def clone(self) -> "SearchState": ...
     def copy_from(self, other: "SearchState") -> None: ...
+    def __copy__(self) -> "SearchState": ...
+    def __deepcopy__(self, memo: Any) -> "SearchState": ...
     @property
     def tick(self) -> int: ...
     @property
@@ -108,6 +140,7 @@ class SearchState:
 
 def generate_map(seed: int, config: Optional[Config] = None) -> Dict[str, Any]: ...
 
+@final
 class Replay:
     @staticmethod
     def load(path: Union[str, PathLike[str]]) -> "Replay": ...
@@ -119,7 +152,7 @@ class Replay:
     @property
     def commands(self) -> List[List[Optional[str]]]: ...
     @property
-    def faults(self) -> List[List[Fault]]: ...
+    def faults(self) -> List[List[_Fault]]: ...
     @property
     def names(self) -> List[str]: ...
     def to_dict(self) -> Dict[str, Any]: ...
@@ -128,6 +161,7 @@ class Replay:
     @staticmethod
     def record(game: Game, names: Optional[Sequence[str]] = None) -> "Replay": ...
 
+@final
 class GameResult:
     game: int
     seed: int
@@ -136,8 +170,9 @@ class GameResult:
     winner: Optional[str]
     ticks: int
     faults: List[Dict[str, int]]
-    replay: Optional[str]
+    replay: Optional[Path]
 
+@final
 class PlayResult:
     names: List[str]
     wins: List[int]
@@ -146,7 +181,7 @@ class PlayResult:
     final_results: str
 
 def play(
-    bots: Sequence[Bot],
+    bots: _Bots,
     rounds: int = 10,
     seed: int = 0,
     swap: bool = False,
@@ -158,21 +193,45 @@ def play(
     isolate: bool = False,
 ) -> PlayResult: ...
 def tournament(
-    bots: Sequence[Bot],
+    bots: _Bots,
     games: Optional[int] = None,
     seed: int = 0,
     jobs: Optional[int] = None,
-    results: Optional[Union[str, PathLike[str]]] = None,
+    results: Optional[_StrPath] = None,
     resume: bool = False,
     sprt: Optional[str] = None,
     gauntlet: bool = False,
-    out_dir: Optional[Union[str, PathLike[str]]] = None,
-    time_ms: int = 50,
-    time_first_ms: int = 1000,
+    out_dir: Optional[_StrPath] = None,
+    time_ms: Optional[int] = None,
+    time_first_ms: Optional[int] = None,
     config: Optional[Config] = None,
     isolate: Optional[bool] = None,
     shard: Optional[Union[str, Tuple[int, int]]] = None,
     log_seconds: int = 0,
+    *,
+    report: Optional[_StrPath] = None,
+    html: Optional[_StrPath] = None,
+    ffa: Optional[int] = None,
+    maps: Optional[List[str]] = None,
+    sizes: Optional[str] = None,
+    densities: Optional[str] = None,
+    map_order: str = "sequential",
+    map_start: int = 0,
+    league: bool = False,
+    league_lag: Optional[int] = None,
+    affinity: bool = False,
+    allow_broken: bool = False,
+    log_every: int = 0,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    max_ticks: Optional[int] = None,
+    rock_density: Optional[int] = None,
+    fault_policy: Optional[str] = None,
+    map: Optional[_StrPath] = None,
+    bot_time: Optional[Union[List[str], Dict[str, Union[int, Tuple[int, int]]]]] = None,
+    time_margin_ms: int = 0,
+    bot_memory_mb: Optional[int] = None,
+    bot_processes: Optional[int] = None,
 ) -> Dict[str, Any]: ...
 def merge_results(
     shards: Sequence[Union[str, PathLike[str]]],
@@ -181,16 +240,17 @@ def merge_results(
     report: Optional[Union[str, PathLike[str]]] = None,
 ) -> Dict[str, Any]: ...
 def check_bots(
-    bots: Sequence[Bot],
+    bots: _Bots,
     seed: int = 0,
     time_first_ms: int = 1000,
     config: Optional[Config] = None,
     isolate: Optional[bool] = None,
 ) -> None: ...
 
-class VectorEnv:
-    def __init__(
-        self,
+@final
+class GameBatch:
+    def __new__(
+        cls,
         num_envs: int,
         config: Optional[Config] = None,
         seed: int = 0,
@@ -200,11 +260,11 @@ class VectorEnv:
         view: Optional[int] = None,
         dtype: Any = None,
         action_mask: bool = False,
-        opponent: Optional[Bot] = None,
+        opponent: Optional[_Bot] = None,
         seat: int = 0,
         time_ms: int = 50,
-        map_pool: int = 4096,
-    ) -> None: ...
+        map_pool: int = ...,  # 4096, the Rust default
+    ) -> "GameBatch": ...
     @property
     def num_envs(self) -> int: ...
     def board(self, env: int) -> npt.NDArray[np.int8]: ...

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -59,8 +59,10 @@ def long_game() -> Tuple[lc.Game, List[List[str]]]:
     """A game of two flood-fill bots on the default board: its start and the
     moves of every tick, to step through without a bot in the loop."""
     result = lc.play(["builtin:floodfill", "builtin:floodfill"], rounds=1, seed=1, out_dir=tempfile.mkdtemp())
-    replay = lc.Replay.load(result.games[0].replay)
-    return lc.Game(seed=1), [list(row) for row in replay.commands]
+    path = result.games[0].replay
+    assert path is not None, "play was given out_dir"
+    replay = lc.Replay.load(path)
+    return lc.Game(seed=1), [[move or "" for move in row] for row in replay.commands]
 
 
 def game_rows(seconds: float) -> List[Tuple[str, str]]:
@@ -106,7 +108,7 @@ def vector_rows(seconds: float) -> List[Tuple[str, str]]:
     from lightcycles.env import VectorEnv
 
     rows = []
-    variants = [
+    variants: List[Tuple[int, bool, Dict[str, Any], str]] = [
         (1, False, {}, "grid"),
         (64, False, {}, "grid"),
         (1024, False, {}, "grid"),
@@ -164,7 +166,7 @@ class NumpyTron:
         self.rows = np.arange(n)[:, None]
         self.grid[self.rows, self.pos[..., 1], self.pos[..., 0]] = np.array([0, 1])
 
-    def step(self, actions: np.ndarray):
+    def step(self, actions: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         reverse = actions == (self.dirs + 2) % 4
         self.dirs = np.where(reverse, self.dirs, actions)
         new = self.pos + self.DELTA[self.dirs]
@@ -229,18 +231,24 @@ def parallel_rows(seconds: float) -> List[Tuple[str, str]]:
 EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "python-bot" / "main.py"
 
 
-def example_bot():
+GetMove = Callable[[Dict[str, Any]], str]
+
+
+def example_bot() -> Optional[GetMove]:
     """get_move of examples/python-bot/main.py, when the repository is here."""
     path = EXAMPLE
     if not path.exists():
         return None
     spec = importlib.util.spec_from_file_location("example_main", path)
+    if spec is None or spec.loader is None:
+        return None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.get_move
+    get_move: GetMove = module.get_move
+    return get_move
 
 
-def python_loop(get_move, games: int) -> Tuple[float, int]:
+def python_loop(get_move: GetMove, games: int) -> Tuple[float, int]:
     """The game loop of a CodeClash-style engine written in Python: both
     seats' observations, get_move for each, one step. Seconds, ticks."""
     ticks = 0
@@ -253,7 +261,7 @@ def python_loop(get_move, games: int) -> Tuple[float, int]:
     return time.perf_counter() - start, ticks
 
 
-def host_loop(get_move, games: int) -> Tuple[float, int]:
+def host_loop(get_move: Union[str, GetMove], games: int) -> Tuple[float, int]:
     """lightcycles.play of the bot against itself: a callable in process,
     or a file run by the host's CodeClash adapter (a process per bot and
     game). Seconds, ticks."""
@@ -263,11 +271,11 @@ def host_loop(get_move, games: int) -> Tuple[float, int]:
 
 
 def loop_rows(games: int) -> List[Tuple[str, str]]:
-    rows = []
+    rows: List[Tuple[str, str]] = []
 
     steps = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
-    def first_safe(obs):
+    def first_safe(obs: Dict[str, Any]) -> str:
         """A cheap bot: the first direction whose next cell is empty."""
         me = obs["players"][obs["you"]]
         grid, w, h = obs["grid"], obs["width"], obs["height"]
@@ -275,11 +283,11 @@ def loop_rows(games: int) -> List[Tuple[str, str]]:
             x, y = me["x"] + dx, me["y"] + dy
             if 0 <= x < w and 0 <= y < h and grid[y][x] == -1:
                 return d
-        return me["dir"]
+        return str(me["dir"])
 
     own = [0.0]
 
-    def timed(obs):
+    def timed(obs: Dict[str, Any]) -> str:
         start = time.perf_counter()
         move = first_safe(obs)
         own[0] += time.perf_counter() - start
@@ -307,7 +315,7 @@ def loop_rows(games: int) -> List[Tuple[str, str]]:
     return rows
 
 
-def main(argv=None) -> int:
+def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lightcycles.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measure (default 1)")
     parser.add_argument("--games", type=int, default=20, help="games of the game-loop rows (default 20)")
@@ -315,7 +323,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     seconds, games = (0.1, 2) if args.quick else (args.seconds, args.games)
     print("| measure | figure |\n| --- | ---: |")
-    sections = [
+    sections: List[Callable[[], List[Tuple[str, str]]]] = [
         lambda: game_rows(seconds),
         lambda: vector_rows(seconds),
         lambda: numpy_rows(seconds),

@@ -36,7 +36,7 @@ import time
 import uuid
 from os import PathLike
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import lightcycles
 
@@ -85,7 +85,7 @@ MAX_FILES_BYTES = 256 * 1024 * 1024
 _SKIPPED = {".git", "__pycache__", ".venv", "target", "node_modules"}
 
 
-def _pack(folder: Union[str, PathLike]) -> bytes:
+def _pack(folder: Union[str, "PathLike[str]"]) -> bytes:
     """``folder`` as a gzipped tar (file modes kept, so programs stay
     executable), without version-control and build folders."""
     root = Path(folder)
@@ -129,17 +129,17 @@ def _clock(seconds: float) -> str:
 
 
 def tournament(
-    bots: Sequence[Union[str, Callable[[dict], str]]],
+    bots: Sequence[Union[str, Callable[[Dict[str, Any]], str]]],
     games: Optional[int] = None,
     seed: int = 0,
     shards: Optional[int] = None,
     address: Optional[str] = None,
-    results: Optional[Union[str, PathLike]] = None,
+    results: Optional[Union[str, "PathLike[str]"]] = None,
     resume: bool = False,
     sprt: Optional[str] = None,
-    report: Optional[Union[str, PathLike]] = None,
+    report: Optional[Union[str, "PathLike[str]"]] = None,
     jobs: int = 1,
-    working_dir: Optional[Union[str, PathLike]] = None,
+    working_dir: Optional[Union[str, "PathLike[str]"]] = None,
     max_retries: int = 3,
     config: Optional[lightcycles.Config] = None,
     progress: bool = True,
@@ -248,7 +248,7 @@ def tournament(
     return merged
 
 
-def _places(results: Optional[Union[str, PathLike]], resume: bool):
+def _places(results: Optional[Union[str, "PathLike[str]"]], resume: bool) -> Tuple[Path, Path, bool]:
     """The folder of the shards' files (made once every check has passed),
     the merged file, and whether the shards are kept (with a results
     file)."""
@@ -266,7 +266,7 @@ def _places(results: Optional[Union[str, PathLike]], resume: bool):
     return folder, output, True
 
 
-def _check_here(bots: List[Any], shard_options: Dict[str, Any], config, working_dir) -> None:
+def _check_here(bots: List[Any], shard_options: Dict[str, Any], config: Any, working_dir: Any) -> None:
     """Checks every argument and bot on this machine before any shard runs:
     the arguments as each worker will (a shard past the last game plays
     none but checks them all), and each bot by the probe the CLI makes."""

@@ -14,7 +14,7 @@ Needs the ``env`` extra: ``pip install ./lightcycles-py[env]``.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import gymnasium as gym
@@ -28,7 +28,7 @@ from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, BaseParallelWrap
 
 from lightcycles._lightcycles import PLANES as _PLANES
 from lightcycles._lightcycles import Config, Game
-from lightcycles._lightcycles import VectorEnv as _VectorEnv
+from lightcycles._lightcycles import GameBatch as _GameBatch
 
 EMPTY = -1
 ROCK = -2
@@ -67,7 +67,7 @@ class Observations:
         self.shape = Game(config).planes(0, egocentric, view, self.dtype).shape
         n, h, w = config.players, config.height, config.width
         if obs_type == "planes":
-            self.seat_space: spaces.Space = spaces.Box(0, 1, self.shape, self.dtype)
+            self.seat_space: spaces.Space[Any] = spaces.Box(0, 1, self.shape, self.dtype)
         else:
             self.seat_space = spaces.Dict(
                 {
@@ -189,7 +189,7 @@ class LightCyclesEnv(ParallelEnv):
         self.state_space = spaces.Box(-2, 7, (self.config.height, self.config.width), np.int8)
 
     @functools.lru_cache(maxsize=None)
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         if self.obs is None:
             return spaces.Box(low=0, high=1, shape=(4, self.config.height, self.config.width), dtype=np.int8)
         if self.obs.action_mask:
@@ -197,7 +197,7 @@ class LightCyclesEnv(ParallelEnv):
         return self.obs.seat_space
 
     @functools.lru_cache(maxsize=None)
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return spaces.Discrete(4)
 
     def _observe(self, you: int) -> Any:
@@ -226,7 +226,9 @@ class LightCyclesEnv(ParallelEnv):
         assert self.game is not None, "reset() before state()"
         return self.game.grid()
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(
+        self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Dict[str, Any], Dict[str, Dict[str, Any]]]:
         if seed is not None:
             self._seed = seed
             for i, a in enumerate(self.possible_agents):
@@ -235,10 +237,10 @@ class LightCyclesEnv(ParallelEnv):
         self._seed += 1
         self.agents = list(self.possible_agents)
         observations = {a: self._observe(i) for i, a in enumerate(self.possible_agents)}
-        infos: Dict[str, dict] = {a: {} for a in self.agents}
+        infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         return observations, infos
 
-    def step(self, actions: Dict[str, Any]):
+    def step(self, actions: Dict[str, Any]) -> Tuple[Any, Any, Any, Any, Any]:
         assert self.game is not None, "reset() before step()"
         moves: List[Any] = [None] * self.config.players
         for a, act in actions.items():
@@ -262,7 +264,7 @@ class LightCyclesEnv(ParallelEnv):
             terminations[a] = (over and not at_cap) or not alive
             truncations[a] = at_cap and alive
         observations = {a: self._observe(self.possible_agents.index(a)) for a in before}
-        infos = {a: {} for a in before}
+        infos: Dict[str, Dict[str, Any]] = {a: {} for a in before}
         self.agents = [] if over else [a for a in before if players[self.possible_agents.index(a)]["alive"]]
         return observations, rewards, terminations, truncations, infos
 
@@ -288,12 +290,14 @@ class BlackDeath(BaseParallelWrapper):
     (``(terminations & truncations).all()``), which no game sets, so it
     steps a finished game: use ``black_death(env)`` instead."""
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(
+        self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Dict[str, Any], Dict[str, Dict[str, Any]]]:
         obs, infos = self.env.reset(seed=seed, options=options)
         self.agents = list(self.env.possible_agents)
         return obs, infos
 
-    def step(self, actions: Dict[str, Any]):
+    def step(self, actions: Dict[str, Any]) -> Tuple[Any, Any, Any, Any, Any]:
         inner = self.env
         obs, rewards, terminations, truncations, infos = inner.step(
             {a: act for a, act in actions.items() if a in inner.agents}
@@ -384,7 +388,7 @@ class VectorEnv(GymVectorEnv):
             raise ValueError(f"seat {seat} is not a player of {n}")
         self.obs = Observations(self.config, obs_type, egocentric, view, dtype, action_mask)
         extra = {} if opponent is None else {"opponent": opponent, "seat": seat, "time_ms": time_ms}
-        self._env = _VectorEnv(num_envs, self.config, seed, copy, **self.obs.kwargs(), **extra, map_pool=map_pool)
+        self._env = _GameBatch(num_envs, self.config, seed, copy, **self.obs.kwargs(), **extra, map_pool=map_pool)
         self.copy = copy
         self.seat = seat
         self.opponent = opponent
@@ -394,6 +398,7 @@ class VectorEnv(GymVectorEnv):
         self.single_action_space = spaces.Discrete(4) if opponent is not None else spaces.MultiDiscrete([4] * n)
         self.action_space = batch_space(self.single_action_space, num_envs)
         if obs_type == "grid":
+            assert isinstance(self.obs.seat_space, spaces.Dict)
             keys = dict(self.obs.seat_space.spaces)
         else:
             keys = {"planes": spaces.Box(0, 1, seats or (n,) + self.obs.shape, self.obs.dtype)}
@@ -409,7 +414,7 @@ class VectorEnv(GymVectorEnv):
         """The seed of each game in play."""
         return self._env.seeds
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
         """Starts every game again: with ``seed``, game i gets seed+i (and
         ``np_random`` is seeded); without, the games go on with the seeds
         not played yet (the env's own before its first step)."""
@@ -417,7 +422,7 @@ class VectorEnv(GymVectorEnv):
         obs, infos = self._env.reset(seed)
         return self._learner(obs), infos
 
-    def step(self, actions: Any):
+    def step(self, actions: Any) -> Tuple[Any, Any, Any, Any, Any]:
         actions = np.asarray(actions, dtype=np.int64)
         if self.opponent is not None:
             # The opponent's seats are the bots' (-1 here, their answers in Rust).
@@ -438,7 +443,7 @@ class VectorEnv(GymVectorEnv):
                 obs[key] = obs[key][:, self.seat]
         return obs
 
-    def render(self) -> Optional[tuple]:
+    def render(self) -> Optional[Tuple[Any, ...]]:
         """Each game's board: as text (``ansi``), as an image
         (``rgb_array``), or printed (``human``, which returns None)."""
         if self.render_mode is None:
@@ -505,19 +510,19 @@ class DuelEnv(gym.Env):
         space = self._venv.single_observation_space
         # Planes alone are the observation; with a mask (or the grid) a dict.
         self._bare = obs_type == "planes" and not action_mask
-        self.observation_space = space["planes"] if self._bare else space
+        self.observation_space = space["planes"] if self._bare else space  # type: ignore[index]
         self._over = True
 
     def _first(self, obs: Dict[str, np.ndarray]) -> Any:
         return obs["planes"][0] if self._bare else {k: v[0] for k, v in obs.items()}
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, Any]]:
         super().reset(seed=seed)
         obs, infos = self._venv.reset(seed=seed)
         self._over = False
         return self._first(obs), {"seed": int(infos["seed"][0])}
 
-    def step(self, action: Any):
+    def step(self, action: Any) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
         if self._over:
             raise RuntimeError("the game is over: reset() before step()")
         obs, rewards, terminations, truncations, _ = self._venv.step(np.array([action], dtype=np.int64))
