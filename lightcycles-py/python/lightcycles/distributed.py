@@ -42,8 +42,14 @@ import lightcycles
 
 __all__ = ["tournament", "main"]
 
-#: The options passed on to ``lightcycles.tournament`` in every shard.
-_OPTIONS = ("gauntlet", "out_dir", "time_ms", "time_first_ms", "isolate")
+#: The options passed on to ``lightcycles.tournament`` in every shard: all
+#: of its own but those of the whole run (results, resume, sprt, report,
+#: html, shard, progress) and a league's (a league is not sharded).
+_OPTIONS = (
+    "gauntlet", "out_dir", "time_ms", "time_first_ms", "isolate", "ffa", "maps", "sizes", "densities",
+    "map_order", "map_start", "affinity", "allow_broken", "width", "height", "max_ticks", "rock_density",
+    "fault_policy", "map", "bot_time", "time_margin_ms", "bot_memory_mb", "bot_processes",
+)
 
 #: Config fields, to send a ``lightcycles.Config`` to the workers.
 _CONFIG_FIELDS = ("width", "height", "players", "max_ticks", "rock_density", "fault_policy")
@@ -165,8 +171,10 @@ def tournament(
       object store, at most 256 MiB; ``.git``, ``__pycache__``, ``.venv``,
       ``target`` and ``node_modules`` left out); bot paths are relative to it.
     - ``max_retries``: how often Ray plays a shard again whose worker died.
-    - ``options``: ``gauntlet``, ``out_dir`` (a path every node can write),
-      ``time_ms``, ``time_first_ms``, ``isolate``, as ``lightcycles.tournament``.
+    - ``options``: every keyword of ``lightcycles.tournament`` that a shard
+      takes (``gauntlet``, ``ffa``, ``maps``, ``sizes``, the board and time
+      keywords, ``out_dir``, a path every node can write, ...; ``_OPTIONS``
+      lists them); paths are read on the workers, relative to ``working_dir``.
 
     Every argument and every bot is checked on this machine before any
     shard starts (a bot that cannot play raises ``ValueError`` naming it).
