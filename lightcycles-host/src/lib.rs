@@ -11,7 +11,8 @@
 //! - [`game`]: one game ([`game::match_loop`]), many games ([`game::run`])
 //!   on the one worker pool ([`game::pool`]), per-game lines and
 //!   FINAL_RESULTS ([`game::report`]), replay checks ([`game::verify`]).
-//! - [`tournament`]: paired seeds, parallel games, results file, resume, report.
+//! - [`tournament`]: the plan of a tournament from its options, paired
+//!   seeds, parallel games, results file, resume, report.
 //! - [`stats`]: score, Elo and its interval, LOS, pentanomial, SPRT.
 //! - [`io`]: reading the files a user names, writing files whole, and
 //!   escaping untrusted text.
@@ -45,8 +46,31 @@
 //! assert_eq!(games[1].1, ["random", "floodfill"], "game 1 swaps the seats");
 //! ```
 //!
-//! A tournament ([`tournament::Tournament`], [`tournament::run()`]) and a
-//! single game ([`game::run::play_game`]) are called the same way.
+//! A tournament is planned from its options, as the CLI plans it from its
+//! flags and the Python package from its keywords
+//! ([`tournament::plan::TournamentOptions`]: every check and default is
+//! made there), then played, its report file and page written:
+//!
+//! ```
+//! use lightcycles_host::game::board::Board;
+//! use lightcycles_host::tournament::plan::{self, Entry, ProgressChoice, TournamentOptions};
+//!
+//! let options = TournamentOptions {
+//!     bots: vec![Entry::Spec("builtin:floodfill".into()), Entry::Spec("builtin:random".into())],
+//!     games: Some(4),
+//!     jobs: Some(2),
+//!     board: Board { width: Some(20), height: Some(16), ..Board::default() },
+//!     progress: ProgressChoice { bar: false, log_every: 0, log_seconds: 0 },
+//!     ..TournamentOptions::default()
+//! };
+//! let planned = options.plan().unwrap();
+//! assert!(planned.broken.is_empty(), "every bot answered its probe");
+//! let report = plan::run(&planned).unwrap();
+//! assert_eq!(report.pairings[0].games.games(), 4);
+//! ```
+//!
+//! A planned [`tournament::Tournament`] is played by [`tournament::run()`],
+//! and a single game by [`game::run::play_game`], the same way.
 // Unsafe code is refused everywhere but where C plugins are called
 // (`bot::adapter::plugin::c`), where a C plugin table is made to time that
 // adapter (`bench::adapters`), where the C ABI is timed (`bench::abi`), where bot processes get their limits and
