@@ -705,3 +705,70 @@ fn a_python_bot_that_forges_answers_on_the_protocol_gains_nothing() {
         }
     }
 }
+
+/// `replay feed`: a recorded game sent back into each of its bots, of every
+/// form, gives every recorded answer again (exit 0); another bot differs at
+/// a tick it names (exit 1); and `--observation T` is the very line a
+/// JSON-lines bot was sent before tick T.
+#[test]
+fn a_recorded_game_fed_back_into_each_bot_form_gives_its_answers_again() {
+    let python = examples_dir().join("python-bot/main.py").to_str().unwrap().to_string();
+    let log_dir = tempfile::tempdir().unwrap();
+    let sent = log_dir.path().join("sent.jsonl");
+    let json_lines = examples_dir().join("jsonlines-bot/bot.py");
+    // A JSON-lines bot that also keeps every line it is sent.
+    let teed = format!("cmd:tee -a {} | python3 -u {}", sent.display(), json_lines.display());
+    let c_plugin = native().c_plugin.to_str().unwrap().to_string();
+    let games = [
+        vec![plugin("rust_plugin_bot"), python.clone()],
+        vec![teed.clone(), c_plugin.clone()],
+        vec![format!("tron2010:python3 {}", examples_dir().join("tron2010-bot/bot.py").display()), python.clone()],
+    ];
+    for bots in &games {
+        let (_, dir) = play(bots, &["-r", "1", "-s", "4", "--width", "20", "--height", "16", "--time-ms", "500"]);
+        let file = dir.path().join("sim_0.json");
+        let recorded = replay(dir.path(), 0);
+        for (seat, bot) in bots.iter().enumerate() {
+            // The teed bot is fed without its log, which is kept as it was sent in play.
+            let bot = if *bot == teed { format!("cmd:python3 -u {}", json_lines.display()) } else { bot.clone() };
+            let out = lightcycles()
+                .args(["replay", "feed"])
+                .arg(&file)
+                .args(["--seat", &seat.to_string(), &bot, "--time-ms", "500"])
+                .output()
+                .unwrap();
+            let decided = recorded.result.eliminated_at[seat].unwrap_or(recorded.result.ticks);
+            assert!(out.status.success(), "{bot} in seat {seat}: {}{}", text(&out.stdout), text(&out.stderr));
+            assert!(
+                text(&out.stdout).contains(&format!("gave the {decided} recorded answers again")),
+                "{}",
+                text(&out.stdout)
+            );
+        }
+    }
+    // Another bot: the first tick where it differs, exit 1.
+    let (_, dir) = play(&games[0], &["-r", "1", "-s", "4", "--width", "20", "--height", "16"]);
+    let out = lightcycles()
+        .args(["replay", "feed"])
+        .arg(dir.path().join("sim_0.json"))
+        .args(["--seat", "1", "builtin:straight"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("straight now answers"), "{}", text(&out.stdout));
+    // The observation of tick 3 of the teed game, seat 0, is the line its bot was sent then.
+    let lines: Vec<String> = std::fs::read_to_string(&sent).unwrap().lines().map(str::to_string).collect();
+    let (_, dir) = play(&games[1], &["-r", "1", "-s", "4", "--width", "20", "--height", "16", "--time-ms", "500"]);
+    let again: Vec<String> =
+        std::fs::read_to_string(&sent).unwrap().lines().skip(lines.len()).map(str::to_string).collect();
+    let out = lightcycles()
+        .args(["replay", "feed"])
+        .arg(dir.path().join("sim_0.json"))
+        .args(["--seat", "0", "--observation", "3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // (The bot was also sent tick 1's observation once before the game, by the probe.)
+    let tick_3: Vec<&String> = again.iter().filter(|l| l.starts_with("{\"tick\":3,")).collect();
+    assert_eq!(tick_3, [text(&out.stdout).trim_end()]);
+}

@@ -104,6 +104,52 @@ pub enum ReplayCommand {
     /// Print the board of a replay at one tick, with its players, answers and
     /// faults (in colour on a terminal).
     Show(ShowArgs),
+    /// Send a bot the observations one seat of a replay received, in order,
+    /// under the same limits, and report the first tick where its answer
+    /// differs from the recorded one (exit 1) or that every answer matched;
+    /// or print the observation of one tick (--observation), for a unit test.
+    Feed(FeedArgs),
+}
+
+/// Arguments of `lightcycles replay feed`.
+#[derive(Debug, Args)]
+pub struct FeedArgs {
+    /// The replay file.
+    #[arg(value_name = "REPLAY")]
+    pub file: PathBuf,
+    /// The bot to send the observations to (any bot spec); not with --observation.
+    #[arg(value_name = "BOT", required_unless_present = "observation")]
+    pub bot: Option<String>,
+    /// The seat whose observations are sent (its player id, from 0).
+    #[arg(long, value_name = "S")]
+    pub seat: usize,
+    /// Stop after tick T.
+    #[arg(long, value_name = "T", conflicts_with = "observation")]
+    pub until: Option<u32>,
+    /// Print the observation JSON the seat received before deciding tick T
+    /// (the line a JSON-lines bot was sent), and nothing else.
+    #[arg(long, value_name = "T", conflicts_with = "bot")]
+    pub observation: Option<u32>,
+    /// Time for the bot's first answer, in milliseconds (default: as the
+    /// replay records, else 1000).
+    #[arg(long = "time-first-ms", value_name = "MS", requires = "time_ms",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_first_ms: Option<u64>,
+    /// Time for each later answer, in milliseconds (default: as the replay
+    /// records, else 50).
+    #[arg(long = "time-ms", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_ms: Option<u64>,
+    /// The game number the bot is made for (default: g of a file named
+    /// sim_<g>.json, else 0).
+    #[arg(long, value_name = "G")]
+    pub game: Option<u64>,
+    /// The seed the bot is made with, for a game on a map file (whose
+    /// replay records no seed); default the replay's seed.
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Resource limits and plugin isolation.
+    #[command(flatten)]
+    pub hosting: HostingArgs,
 }
 
 /// What a fault costs (docs/RULES.md section 6).

@@ -148,6 +148,7 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Play(args) => play::run(&args, out),
         Command::Replay(ReplayCommand::Verify(args)) => replay::verify(&args.files, out),
         Command::Replay(ReplayCommand::Show(args)) => replay::show(&args, out),
+        Command::Replay(ReplayCommand::Feed(args)) => replay::feed(&args, out),
         Command::Tournament(args) => tournament::run(&args, out),
         Command::Map(args) => map::run(&args, out),
         Command::View(args) => view::run(&args, out),

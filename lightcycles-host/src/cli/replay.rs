@@ -1,11 +1,14 @@
-//! `lightcycles replay verify` and `replay show`.
+//! `lightcycles replay verify`, `replay show` and `replay feed`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use lightcycles_core::replay::Replay;
 
-use crate::cli::{bad_input, stdout_failure, stdout_is_a_screen, write_out, Failure, ShowArgs};
+use crate::bot::spec;
+use crate::cli::{bad_input, stdout_failure, stdout_is_a_screen, write_out, Failure, FeedArgs, ShowArgs};
+use crate::game::feed::{self, FeedOptions};
+use crate::game::match_loop::Limits;
 use crate::game::verify::{self, Verdict};
 use crate::io::input;
 use crate::view;
@@ -45,4 +48,65 @@ pub(crate) fn show(args: &ShowArgs, out: &mut dyn Write) -> Result<(), Failure> 
     let text = view::terminal::render_replay(&replay, args.tick, stdout_is_a_screen())
         .map_err(|e| bad_input(format!("{}: --tick: {e}", args.file.display())))?;
     write_out(out, &text).map_err(stdout_failure)
+}
+
+/// Runs `replay feed`.
+pub(crate) fn feed(args: &FeedArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let shown = args.file.display();
+    let replay = load_replay(&args.file)?;
+    if let Some(tick) = args.observation {
+        let observation =
+            feed::observation_at(&replay, args.seat, tick).map_err(|e| bad_input(format!("{shown}: {e}")))?;
+        return write_out(out, &(observation.to_json() + "\n")).map_err(stdout_failure);
+    }
+    let Some(bot) = &args.bot else { return Err(bad_input("replay feed: name the BOT to send the observations to")) };
+    let entrant = spec::entrants(std::slice::from_ref(bot), None, &args.hosting.hosting(true))
+        .map_err(|e| bad_input(e.to_string()))?
+        .remove(0);
+    let limits = args.time_ms.map(|rest| Limits {
+        first: std::time::Duration::from_millis(args.time_first_ms.unwrap_or(rest)),
+        rest: std::time::Duration::from_millis(rest),
+    });
+    let game = args.game.or_else(|| game_of_file(&args.file)).unwrap_or(0);
+    let options = FeedOptions { seat: args.seat, until: args.until, limits, game, seed: args.seed };
+    let fed = feed::feed(&replay, &entrant, &options).map_err(|e| bad_input(format!("{shown}: {e}")))?;
+    let name = crate::io::untrusted::terminal_text(&entrant.name);
+    let seat = args.seat;
+    match &fed.first_difference {
+        None => {
+            let n = fed.answers.len();
+            let ticks = if n == 0 { "no tick".to_string() } else { format!("ticks 1 to {n}") };
+            write_out(out, &format!("{shown}: seat {seat}: {name} gave the {n} recorded answers again ({ticks})\n"))
+                .map_err(stdout_failure)
+        }
+        Some(d) => {
+            let line = format!(
+                "{shown}: seat {seat}: tick {}: recorded {}, {name} now answers {}\n",
+                d.tick,
+                said(&d.recorded),
+                said(&d.now)
+            );
+            write_out(out, &line).map_err(stdout_failure)?;
+            Err(Failure {
+                code: 1,
+                message: format!("{shown}: seat {seat}: the answer of tick {} differs from the recording", d.tick),
+            })
+        }
+    }
+}
+
+/// The game number of a replay named `sim_<g>.json`.
+fn game_of_file(path: &Path) -> Option<u64> {
+    path.file_name()?.to_str()?.strip_prefix("sim_")?.strip_suffix(".json")?.parse().ok()
+}
+
+/// An answer as a person reads it: the line, or what it was instead.
+fn said(answer: &lightcycles_core::Answer) -> String {
+    let line = answer.line.as_deref().map(|l| format!("{:?}", crate::io::untrusted::terminal_text(l)));
+    match (line, answer.fault) {
+        (Some(line), None) => line,
+        (Some(line), Some(fault)) => format!("{line} ({fault})"),
+        (None, Some(fault)) => fault.to_string(),
+        (None, None) => "no move".to_string(),
+    }
 }

@@ -3,6 +3,7 @@
 //! ([`verify`]), and the probe of every bot before game 0 ([`preflight`]).
 
 pub mod board;
+pub mod feed;
 pub mod match_loop;
 pub mod pool;
 pub mod preflight;

@@ -458,7 +458,7 @@ impl TournamentOptions {
 /// logging to `log_dir` when given, and their specs as a results header
 /// records them (a made bot's as `KIND:NAME`).
 pub fn entrants(
-bots: &[Entry],
+    bots: &[Entry],
     log_dir: Option<&std::path::Path>,
     hosting: &Hosting,
 ) -> Result<(Vec<Entrant>, Vec<String>), String> {
