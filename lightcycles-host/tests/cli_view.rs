@@ -207,3 +207,38 @@ fn hostile_names_never_reach_the_terminal_raw() {
     assert!(text.contains("\\u{9b}31mred"));
     assert!(text.contains("\"\\u{1b}[1A\" invalid"));
 }
+
+/// `play human`: a person at a terminal (a pseudo-terminal here, driven by
+/// tests/human/drive.py) plays seat 0 with the arrow keys and WASD; the
+/// first tick waits for the first key, the last key of a tick counts, no
+/// key rides straight, `q` ends the run after the game, and the game is
+/// recorded like any other.
+#[test]
+fn a_person_plays_from_the_terminal_and_the_game_is_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/human/drive.py");
+    let out = Command::new("python3")
+        .arg(&driver)
+        .args(["to start", "0.25", "\\x1b[B", "d", "q", "--", env!("CARGO_BIN_EXE_lightcycles")])
+        .args(["play", "human", "builtin:straight", "-r", "2", "--tick-ms", "60", "--width", "40", "--height", "30"])
+        .args(["-s", "3", "-o"])
+        .arg(&games)
+        .output()
+        .expect("python3 runs the driver");
+    let shown = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0", "exit code; the terminal showed:\n{shown}");
+    assert!(shown.contains("press an arrow key or WASD to start"), "{shown}");
+    assert!(shown.contains("quit: 1 of 2 games were played"), "q ends the run after the game: {shown}");
+    assert!(!games.join("sim_1.json").exists());
+    let replay =
+        lightcycles_core::replay::Replay::from_json(&std::fs::read_to_string(games.join("sim_0.json")).unwrap())
+            .unwrap();
+    lightcycles_core::replay::verify::<lightcycles_core::ReferenceGame>(&replay).unwrap();
+    assert_eq!(replay.names[0], "human");
+    let mine: Vec<Option<&str>> = replay.commands.iter().map(|c| c[0].as_deref()).collect();
+    assert_eq!(mine[0], Some("S"), "the down arrow before tick 1 is tick 1's move: {mine:?}");
+    let east = mine.iter().position(|m| *m == Some("E")).expect("d steers east");
+    assert!(mine[1..east].iter().all(Option::is_none), "no key rides straight: {mine:?}");
+    assert!(replay.faults.iter().all(|f| f[0].is_none()), "a person's slow tick is no timeout");
+}

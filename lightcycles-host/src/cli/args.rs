@@ -202,6 +202,11 @@ pub struct PlayArgs {
     /// Draw each game in the terminal as it runs (one game at a time: -j 1).
     #[arg(long)]
     pub watch: bool,
+    /// With `human` among the bots (you, at the keyboard: arrow keys or
+    /// WASD, q quits): the time of a tick, in milliseconds.
+    #[arg(long = "tick-ms", value_name = "MS", default_value_t = 150,
+          value_parser = clap::value_parser!(u64).range(20..=5000))]
+    pub tick_ms: u64,
     /// Stop with exit code 2 when a bot cannot play (fails its probe before
     /// game 0), instead of letting it lose every game as CodeClash does.
     #[arg(long)]
@@ -512,7 +517,9 @@ pub fn bots_help() -> String {
          tron2010:COMMAND  a bot of the 2010 Google AI Challenge: the board as '#', ' ', '1'\n                    \
          (itself) and '2'; answers 1-4 for N E S W; two bots only\n  \
          PATH.so           a native plugin (C ABI lightcycles_bot_v1, or Rust through abi_stable)\n  \
-         NAME=SPEC         the same bot shown as NAME (letters, digits, _ - .)\n\
+         NAME=SPEC         the same bot shown as NAME (letters, digits, _ - .)\n  \
+         human             (play only) you, at the keyboard of a terminal: arrow keys or WASD\n                    \
+         steer, q quits; a tick every --tick-ms\n\
          Without NAME=, a bot is named after its builtin, its file's stem or its program;\n\
          equal names get _2, _3...\n\n\
          Bot processes run in a process group of their own, killed at the end of their game\n\

@@ -8,15 +8,22 @@ use std::time::Duration;
 use lightcycles_core::{Answer, FastGame};
 
 use crate::bot::process::log::LOGS_DIR;
-use crate::bot::spec::{self, Entrant};
+use std::sync::Arc;
+
+use crate::bot::spec::Entrant;
 use crate::cli::{
     bad_input, check_players, preflight, stdout_failure, stdout_is_a_screen, write_out, Failure, PlayArgs,
 };
 use crate::game::report::{self, Tally, Timeouts};
 use crate::game::run::{self, GameOptions, Rounds, RunError, Stop};
 use crate::io::output;
+use crate::tournament::plan::{self, Entry};
 use crate::view;
+use crate::view::human::{self, HumanFactory};
 use crate::view::scene::{MapOrigin, Scene};
+
+/// The word that puts a person in a seat: `lightcycles play human BOT`.
+const HUMAN: &str = "human";
 
 /// Runs `play`.
 pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
@@ -34,7 +41,30 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
         output::check_dir_later(dir, "the bot logs' folder").map_err(bad_input)?;
     }
     let hosting = args.hosting.hosting(true);
-    let entrants = spec::entrants(&args.bots, log_dir.as_deref(), &hosting).map_err(|e| bad_input(e.to_string()))?;
+    let humans = args.bots.iter().filter(|b| *b == HUMAN).count();
+    let pressed = match humans {
+        0 => None,
+        1 if args.jobs == 1 => Some(human::read_keys(view::keys::Keys::from_terminal().ok_or_else(|| {
+            bad_input("play human reads your keys from a terminal: run it in one (stdin is not a terminal)")
+        })?)),
+        1 => {
+            return Err(bad_input(format!("play human is one game at a time: use it with -j 1, not -j {}", args.jobs)))
+        }
+        n => return Err(bad_input(format!("play human has one seat for a person, but human is given {n} times"))),
+    };
+    let entries: Vec<Entry> = args
+        .bots
+        .iter()
+        .map(|bot| match &pressed {
+            Some(pressed) if bot == HUMAN => Entry::Made {
+                base_name: HUMAN.to_string(),
+                kind: HUMAN,
+                factory: Arc::new(HumanFactory { pressed: pressed.clone(), tick: Duration::from_millis(args.tick_ms) }),
+            },
+            _ => Entry::Spec(bot.clone()),
+        })
+        .collect();
+    let (entrants, _) = plan::entrants(&entries, log_dir.as_deref(), &hosting).map_err(bad_input)?;
     let players = entrants.len() as u32;
     check_players(&args.bots, entrants.len())?;
     let board = args.board.board(false);
@@ -47,8 +77,23 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     };
     let rounds = Rounds { rounds: args.rounds, base_seed: args.seed, swap: args.swap };
     let seed = rounds.plan(0, entrants.len()).seed;
-    let broken =
-        preflight(&args.bots, &entrants, &hosting, &config, seed, options.map_file.as_ref(), &options.widest_limits());
+    // The probe asks the bots of specs (a person is not probed).
+    let (probed, probed_entrants): (Vec<String>, Vec<Entrant>) = args
+        .bots
+        .iter()
+        .zip(&entrants)
+        .filter(|(bot, _)| pressed.is_none() || *bot != HUMAN)
+        .map(|(bot, e)| (bot.clone(), e.clone()))
+        .unzip();
+    let broken = preflight(
+        &probed,
+        &probed_entrants,
+        &hosting,
+        &config,
+        seed,
+        options.map_file.as_ref(),
+        &options.widest_limits(),
+    );
     if !broken.is_empty() {
         if args.strict {
             return Err(bad_input(format!("--strict: {} cannot play; no game was played", broken.join(", "))));
@@ -62,11 +107,11 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
     let mut tally = Tally::new(entrants.len());
     let mut timeouts = Timeouts::new(entrants.len());
-    let result = if args.watch {
+    let result = if args.watch || pressed.is_some() {
         if args.jobs > 1 {
             return Err(bad_input(format!("--watch draws one game at a time: use it with -j 1, not -j {}", args.jobs)));
         }
-        match watch_games(&entrants, &options, &rounds, out, &mut tally, &mut timeouts) {
+        match watch_games(&entrants, &options, &rounds, out, &mut tally, &mut timeouts, pressed.as_deref()) {
             Err(RunError::Stopped(Stop::Quit)) => {
                 eprintln!("quit: {} of {} games were played (no FINAL_RESULTS)", tally.games(), rounds.games());
                 return Ok(());
@@ -102,6 +147,8 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
 
 /// `play --watch`: the games one after another, each drawn tick by tick,
 /// its result line printed below its last frame.
+/// With `human`, a person plays: the person's ticks set the pace, and the
+/// keys are theirs.
 fn watch_games(
     entrants: &[Entrant],
     options: &GameOptions,
@@ -109,12 +156,13 @@ fn watch_games(
     out: &mut dyn Write,
     tally: &mut Tally,
     timeouts: &mut Timeouts,
+    human: Option<&human::Pressed>,
 ) -> Result<(), RunError> {
     let screen = stdout_is_a_screen();
-    let pace = if screen { view::watch::TERMINAL_PACE } else { Duration::ZERO };
+    let pace = if screen && human.is_none() { view::watch::TERMINAL_PACE } else { Duration::ZERO };
     // Both the per-tick watch and the per-game report write to stdout.
     let mut watcher = view::watch::Watcher::new(out, screen, pace);
-    if screen {
+    if screen && human.is_none() {
         if let Some(keys) = view::keys::Keys::from_terminal() {
             watcher = watcher.with_keys(keys);
         }
@@ -126,7 +174,14 @@ fn watch_games(
             return;
         }
         let origin = if options.map_file.is_some() { MapOrigin::Custom } else { MapOrigin::Seed(plan.seed) };
-        let title = format!("game {} · seed {} · {}", plan.game, plan.seed, names.join(" vs "));
+        let mut title = format!("game {} · seed {} · {}", plan.game, plan.seed, names.join(" vs "));
+        if human.is_some() {
+            title.push_str(if lightcycles_core::Engine::tick(engine) == 0 {
+                " · press an arrow key or WASD to start; q quits after this game"
+            } else {
+                " · arrows or WASD steer; q quits after this game"
+            });
+        }
         let scene = Scene::from_engine(engine, names, answers, origin);
         if let Err(e) = watcher.borrow_mut().draw(&title, &scene) {
             *broken.borrow_mut() = Some(e);
@@ -149,6 +204,9 @@ fn watch_games(
         let line = report::game_line(game, options.config.max_ticks) + "\n";
         write_out(watcher.out(), &line).map_err(stdout_error)?;
         watcher.restart();
+        if human.is_some_and(human::Pressed::quit) {
+            return Err(RunError::Stopped(Stop::Quit));
+        }
         Ok(())
     })
 }

@@ -107,6 +107,16 @@ impl Keys {
         Keys { bytes, terminal: false }
     }
 
+    /// The next byte of input within `timeout`, as it came, for a reader of
+    /// its own ([`super::human`]); `Err` says why none came.
+    pub fn byte(&mut self, timeout: Duration) -> Result<u8, Wait> {
+        match self.bytes.recv_timeout(timeout) {
+            Ok(byte) => Ok(byte),
+            Err(RecvTimeoutError::Timeout) => Err(Wait::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(Wait::Closed),
+        }
+    }
+
     /// The next key within `timeout` (for ever when `None`); bytes that are
     /// no key are skipped.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Wait {
