@@ -9,9 +9,10 @@ use std::time::Duration;
 
 use crate::bot::adapter::base::{Adapter, Hosting};
 use crate::bot::adapter::naming::{command_after, command_name};
+use crate::bot::process::command::shell;
+use crate::bot::process::line_bot::LineBot;
 use crate::bot::process::log::{BotLog, LogPlace};
 use crate::bot::process::sandbox::Sandbox;
-use crate::bot::process::{shell, LineBot};
 use crate::bot::spec_error::SpecError;
 use crate::bot::{ask_and_collect, Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
 

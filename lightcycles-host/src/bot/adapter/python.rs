@@ -32,9 +32,10 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+use crate::bot::process::bot_process::BotProcess;
 use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::process::numbered::{NumberedBot, PROTOCOL_LINE_CAP};
 use crate::bot::process::sandbox::Sandbox;
-use crate::bot::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};
 use crate::bot::{Bot, BotContext, BotError, BotFactory};
 use std::sync::Arc;
 
