@@ -141,17 +141,13 @@ fn subjects(dir: &std::path::Path, host: Option<&std::path::Path>) -> Vec<Subjec
         (
             "JSON-lines subprocess",
             "cmd:perl answering N",
-            Ok(Box::new(CommandFactory {
-                command: r#"perl -ne 'BEGIN { $| = 1 } print "N\n"'"#.into(),
-                log: None,
-                sandbox: Sandbox::default(),
-            })),
+            Ok(Box::new(CommandFactory::new(r#"perl -ne 'BEGIN { $| = 1 } print "N\n"'"#, None, Sandbox::default()))),
         ),
         ("CodeClash Python adapter", "main.py returning 'N'", python.map(|f| Box::new(f) as Box<dyn BotFactory>)),
         (
             "2010 protocol",
             "tron2010:perl answering 1",
-            Ok(Box::new(Tron2010Factory { command: perl.into(), log: None, sandbox: Sandbox::default() })),
+            Ok(Box::new(Tron2010Factory::new(perl, None, Sandbox::default()))),
         ),
     ];
     if let Some(host) = host {

@@ -32,14 +32,16 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+use crate::bot::process::bot_process::BotProcess;
 use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::process::numbered::{NumberedBot, PROTOCOL_LINE_CAP};
 use crate::bot::process::sandbox::Sandbox;
-use crate::bot::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};
 use crate::bot::{Bot, BotContext, BotError, BotFactory};
 use std::sync::Arc;
 
-use crate::bot::adapter::{path_ending_in, path_name, Adapter, Hosting};
-use crate::bot::spec::SpecError;
+use crate::bot::adapter::base::{Adapter, Hosting};
+use crate::bot::adapter::naming::{path_ending_in, path_name};
+use crate::bot::spec_error::SpecError;
 
 /// The adapter script, run by `python3 -c ADAPTER main.py`.
 pub const ADAPTER: &str = include_str!("python_adapter.py");

@@ -15,79 +15,59 @@
 //! protocol: it is recorded as `not 1-4: N` so that it stays invalid on
 //! replay. Two players only: the contest had no more.
 
-use std::time::Duration;
-
 use lightcycles_core::command::{parse_move, trim_ascii_space};
 use lightcycles_core::EMPTY;
 
-use crate::bot::process::log::{BotLog, LogPlace};
-use crate::bot::process::sandbox::Sandbox;
-use crate::bot::process::{shell, LineBot};
-use crate::bot::{ask_and_collect, Asked, Bot, BotContext, BotError, BotFactory, Reply, Turn};
-use std::sync::Arc;
+use crate::bot::adapter::line::{LineFactory, LineProtocol};
+use crate::bot::Turn;
 
-use crate::bot::adapter::{command_after, command_name, Adapter, Hosting};
-use crate::bot::spec::SpecError;
+/// The protocol of the 2010 Google AI Challenge.
+#[derive(Clone, Copy, Debug)]
+pub struct Tron2010;
 
-/// Makes a [`Tron2010Bot`] for each game and seat of a two-player game.
-#[derive(Clone, Debug)]
-pub struct Tron2010Factory {
-    /// The shell command.
-    pub command: String,
-    /// Where logs go, if anywhere.
-    pub log: Option<LogPlace>,
-    /// The limits of its process.
-    pub sandbox: Sandbox,
-}
+/// Makes a 2010-protocol bot for each game and seat of a two-player game.
+pub type Tron2010Factory = LineFactory<Tron2010>;
 
-impl BotFactory for Tron2010Factory {
-    fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
-        if ctx.players != 2 {
-            return Err(BotError(format!(
-                "tron2010:{}: bots of the 2010 protocol play two-player games only, not {}",
-                self.command, ctx.players
-            )));
-        }
-        let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
-        let bot = LineBot::spawn(shell(&self.command), &self.sandbox, log, &format!("tron2010:{}", self.command))?;
-        Ok(Box::new(Tron2010Bot { bot }))
-    }
-}
+impl LineProtocol for Tron2010 {
+    const PREFIX: &'static str = "tron2010:";
+    const FORM: &'static str = "2010 Google AI Challenge bots (tron2010:COMMAND)";
+    const MAX_PLAYERS: Option<(usize, &'static str)> =
+        Some((2, "bots of the 2010 protocol play two-player games only"));
 
-/// A running bot of the 2010 protocol.
-#[derive(Debug)]
-pub struct Tron2010Bot {
-    bot: LineBot,
-}
-
-/// The board of one tick as the 2010 protocol shows it to player `turn.you()`.
-pub fn message(turn: &Turn<'_>) -> Vec<u8> {
-    let position = turn.position();
-    let (w, h) = (turn.width() as usize, turn.height() as usize);
-    let mut rows = vec![vec![b'#'; w + 2]; h + 2];
-    for y in 0..h {
-        for x in 0..w {
-            if position.grid[y * w + x] == EMPTY {
-                rows[y + 1][x + 1] = b' ';
+    /// The board as the protocol shows it to player `turn.you()`.
+    fn encode(turn: &Turn<'_>) -> Vec<u8> {
+        let position = turn.position();
+        let (w, h) = (turn.width() as usize, turn.height() as usize);
+        let mut rows = vec![vec![b'#'; w + 2]; h + 2];
+        for y in 0..h {
+            for x in 0..w {
+                if position.grid[y * w + x] == EMPTY {
+                    rows[y + 1][x + 1] = b' ';
+                }
             }
         }
+        for (id, player) in position.players.iter().enumerate() {
+            let mark = if id == turn.you() {
+                b'1'
+            } else if player.alive {
+                b'2'
+            } else {
+                continue;
+            };
+            rows[player.pos.y as usize + 1][player.pos.x as usize + 1] = mark;
+        }
+        let mut out = format!("{} {}\n", w + 2, h + 2).into_bytes();
+        for row in rows {
+            out.extend_from_slice(&row);
+            out.push(b'\n');
+        }
+        out
     }
-    for (id, player) in position.players.iter().enumerate() {
-        let mark = if id == turn.you() {
-            b'1'
-        } else if player.alive {
-            b'2'
-        } else {
-            continue;
-        };
-        rows[player.pos.y as usize + 1][player.pos.x as usize + 1] = mark;
+
+    /// An answer of 1 to 4 as the move it names; anything else kept invalid.
+    fn decode(raw: Vec<u8>) -> Vec<u8> {
+        translate(&raw)
     }
-    let mut out = format!("{} {}\n", w + 2, h + 2).into_bytes();
-    for row in rows {
-        out.extend_from_slice(&row);
-        out.push(b'\n');
-    }
-    out
 }
 
 /// The line handed to the core's parser for an answer of the 2010 protocol.
@@ -102,64 +82,16 @@ pub fn translate(raw: &[u8]) -> Vec<u8> {
     }
 }
 
-impl Bot for Tron2010Bot {
-    fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
-        ask_and_collect(self, turn, limit)
-    }
-
-    fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {
-        self.bot.ask(message(turn), turn.tick(), limit)
-    }
-
-    fn collect(&mut self) -> Reply {
-        match self.bot.collect() {
-            Reply::Line(raw) => Reply::Line(translate(&raw)),
-            other => other,
-        }
-    }
-
-    fn slowest_answer(&self) -> Option<Duration> {
-        self.bot.slowest()
-    }
-
-    fn last_answer(&self) -> Option<Duration> {
-        self.bot.last()
-    }
-}
-
-/// `tron2010:COMMAND`.
-pub struct Tron2010Adapter;
-
-impl Adapter for Tron2010Adapter {
-    fn form(&self) -> &'static str {
-        "2010 Google AI Challenge bots (tron2010:COMMAND)"
-    }
-
-    fn claim(&self, arg: &str, form: &str) -> Option<Result<String, SpecError>> {
-        command_after(arg, form, "tron2010:")
-    }
-
-    fn default_name(&self, target: &str) -> String {
-        command_name(target)
-    }
-
-    /// The 2010 protocol knows two players.
-    fn max_players(&self) -> Option<usize> {
-        Some(2)
-    }
-
-    fn factory(&self, target: &str, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, String> {
-        Ok(Arc::new(Tron2010Factory { command: target.to_string(), log, sandbox: hosting.sandbox }))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bot::process::sandbox::Sandbox;
+    use crate::bot::{BotContext, BotFactory, Reply};
     use lightcycles_core::{Action, Answer, Config, Dir, Engine, FaultKind, ReferenceGame};
+    use std::time::Duration;
 
     fn text(turn: &Turn<'_>) -> String {
-        String::from_utf8(message(turn)).unwrap()
+        String::from_utf8(Tron2010::encode(turn)).unwrap()
     }
 
     #[test]
@@ -226,7 +158,7 @@ mod tests {
 
     #[test]
     fn more_than_two_players_is_refused() {
-        let f = Tron2010Factory { command: "true".into(), log: None, sandbox: Sandbox::default() };
+        let f = Tron2010Factory::new("true", None, Sandbox::default());
         let err = f.create(&BotContext { game: 0, seat: 0, players: 3, seed: 0 }).err().unwrap();
         assert!(err.0.contains("two-player games only, not 3"), "{err}");
     }
@@ -235,7 +167,7 @@ mod tests {
     fn a_2010_bot_plays_through_the_shell() {
         // Reads the picture, always answers 2 (east).
         let script = "while read -r w h; do i=0; while [ $i -lt $h ]; do read -r row; i=$((i+1)); done; echo 2; done";
-        let f = Tron2010Factory { command: script.into(), log: None, sandbox: Sandbox::default() };
+        let f = Tron2010Factory::new(script, None, Sandbox::default());
         let mut bot = f.create(&BotContext { game: 0, seat: 1, players: 2, seed: 0 }).unwrap();
         let game = ReferenceGame::seeded(&Config::default(), 1).unwrap();
         let position = game.position();

@@ -24,7 +24,7 @@
 //! - **Always**: every bot process is started with `PR_SET_PDEATHSIG`
 //!   SIGKILL, so it dies when the host dies, even by SIGKILL; a command
 //!   that is a plain program is run by `exec`, with no shell between
-//!   ([`crate::bot::process::shell`]), so that the bot itself is that
+//!   ([`crate::bot::process::command::shell`]), so that the bot itself is that
 //!   process. What a bot started itself does not have this signal (it is
 //!   cleared on `fork`): for those, the `lightcycles` binary starts a guard
 //!   ([`start_guard`]), a process that outlives the host and, once the
@@ -316,7 +316,7 @@ impl Containment {
 
 impl Drop for Containment {
     fn drop(&mut self) {
-        self.end(crate::bot::process::GROUP_GONE);
+        self.end(crate::bot::process::bot_process::GROUP_GONE);
     }
 }
 
@@ -386,7 +386,7 @@ fn processes_where(test: impl Fn(&[u8]) -> bool) -> Vec<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::process::is_plain;
+    use crate::bot::process::command::is_plain;
 
     #[test]
     fn a_mark_finds_the_processes_that_carry_it() {

@@ -1,7 +1,13 @@
 //! Tests of bot processes: answers by number, late lines, ends, logs and
 //! limits.
 
+use std::time::{Duration, Instant};
+
 use super::*;
+use crate::bot::process::lines::ANSWER_LINE_CAP;
+use crate::bot::process::log::BotLog;
+use crate::bot::process::sandbox::Sandbox;
+use crate::bot::{Asked, Reply};
 
 fn bot(script: &str) -> LineBot {
     LineBot::spawn(shell(script), &Sandbox::default(), BotLog::discard(), "test bot").unwrap()

@@ -27,9 +27,10 @@ use lightcycles_core::observation::Observation;
 use lightcycles_core::Dir;
 use lightcycles_ffi::{plugin::check_table, LcBotEntryFn, LcBotV1, ObservationBuffer, LC_BOT_ENTRY_SYMBOL};
 
-use crate::bot::adapter::plugin::in_process::{Brain, BrainSource, ThreadBot};
-use crate::bot::builtin::bot_seed;
+use crate::bot::adapter::naming::plain_name;
+use crate::bot::adapter::plugin::in_process::{thread_bot, Brain, BrainSource};
 use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::seed::bot_seed;
 use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply};
 
 /// A loaded C plugin: the library, kept loaded while any bot of it lives,
@@ -120,11 +121,7 @@ impl CPluginFactory {
         // SAFETY: the ABI says a non-null `name` is a NUL-terminated string
         // that stays valid while the library is loaded.
         let text = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned();
-        let plain: String = text
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' })
-            .collect();
-        Some(plain).filter(|n| !n.is_empty())
+        plain_name(&text)
     }
 }
 
@@ -146,9 +143,7 @@ impl BrainSource for CPluginFactory {
 
 impl BotFactory for CPluginFactory {
     fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
-        let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
-        let name = self.path.file_stem().map_or_else(|| "plugin".into(), |s| s.to_string_lossy().into_owned());
-        Ok(Box::new(ThreadBot::start(self.brain(ctx), &name, log)?))
+        thread_bot(self, &self.path, self.log.as_ref(), ctx)
     }
 }
 

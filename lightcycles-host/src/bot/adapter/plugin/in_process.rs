@@ -20,13 +20,14 @@
 //! default ([`crate::bot::adapter::plugin::isolated`]); `--in-process` is
 //! for plugins you trust.
 
+use std::path::Path;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use lightcycles_core::observation::Observation;
 
-use crate::bot::process::log::BotLog;
+use crate::bot::process::log::{BotLog, LogPlace};
 use crate::bot::{ask_and_collect, Asked, Bot, BotContext, BotError, Reply, Turn};
 
 /// How long a bot's thread is waited for when its game ends, at most.
@@ -250,6 +251,20 @@ impl Drop for ThreadBot {
             drop(worker);
         }
     }
+}
+
+/// A bot of `source` for `ctx` on a thread of the host, named after the
+/// plugin's file and logging to `log`: the one `BotFactory::create` of the
+/// C, Rust and in-process plugin factories.
+pub fn thread_bot(
+    source: &(impl BrainSource + ?Sized),
+    path: &Path,
+    log: Option<&LogPlace>,
+    ctx: &BotContext,
+) -> Result<Box<dyn Bot>, BotError> {
+    let log = BotLog::open(log, ctx.game, ctx.seat);
+    let name = path.file_stem().map_or_else(|| "plugin".into(), |s| s.to_string_lossy().into_owned());
+    Ok(Box::new(ThreadBot::start(source.brain(ctx), &name, log)?))
 }
 
 /// Makes the code of one bot of a loaded plugin (its [`Brain`]) for a game

@@ -33,10 +33,11 @@ use std::time::{Duration, Instant};
 
 use crate::bot::adapter::plugin::in_process::Brain;
 use crate::bot::adapter::plugin::load::brain_source;
+use crate::bot::process::bot_process::BotProcess;
 use crate::bot::process::delta::DeltaReader;
 use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::process::numbered::{NumberedBot, PROTOCOL_LINE_CAP};
 use crate::bot::process::sandbox::Sandbox;
-use crate::bot::process::{BotProcess, NumberedBot, PROTOCOL_LINE_CAP};
 use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply};
 
 /// The hidden subcommand that runs a plugin for the host.

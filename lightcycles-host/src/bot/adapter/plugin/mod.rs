@@ -14,12 +14,13 @@ pub mod rust;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::bot::adapter::plugin::in_process::{BrainSource, ThreadBot};
+use crate::bot::adapter::plugin::in_process::{thread_bot, BrainSource};
 use crate::bot::adapter::plugin::load::brain_source;
-use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::process::log::LogPlace;
 
-use crate::bot::adapter::{file_stem_name, path_ending_in, Adapter, Hosting};
-use crate::bot::spec::SpecError;
+use crate::bot::adapter::base::{Adapter, Hosting};
+use crate::bot::adapter::naming::{file_stem_name, path_ending_in};
+use crate::bot::spec_error::SpecError;
 use crate::bot::{Bot, BotContext, BotError, BotFactory};
 
 /// The factory of the plugin at `path`, run in-process (each bot on a
@@ -37,9 +38,7 @@ struct InProcessFactory {
 
 impl BotFactory for InProcessFactory {
     fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
-        let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
-        let name = self.path.file_stem().map_or_else(|| "plugin".into(), |s| s.to_string_lossy().into_owned());
-        Ok(Box::new(ThreadBot::start(self.source.brain(ctx), &name, log)?))
+        thread_bot(self.source.as_ref(), &self.path, self.log.as_ref(), ctx)
     }
 }
 

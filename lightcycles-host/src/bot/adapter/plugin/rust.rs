@@ -23,9 +23,10 @@ use abi_stable::std_types::RResult;
 use lightcycles_core::observation::Observation;
 use lightcycles_plugin::{BotHandle, BotModuleRef, PluginPlayer, View};
 
-use crate::bot::adapter::plugin::in_process::{Brain, BrainSource, ThreadBot};
-use crate::bot::builtin::bot_seed;
+use crate::bot::adapter::naming::plain_name;
+use crate::bot::adapter::plugin::in_process::{thread_bot, Brain, BrainSource};
 use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::seed::bot_seed;
 use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply};
 
 /// The plugin interface version this host loads: the major version of
@@ -97,13 +98,7 @@ impl BrainSource for RustPluginFactory {
     /// that has it and gives one.
     fn declared_name(&self) -> Option<String> {
         let name = self.module.name()?;
-        let plain: String = name()
-            .as_str()
-            .chars()
-            .take(64)
-            .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') { c } else { '_' })
-            .collect();
-        Some(plain).filter(|n| !n.is_empty())
+        plain_name(&name().as_str().chars().take(64).collect::<String>())
     }
 
     fn brain(&self, ctx: &BotContext) -> Box<dyn Brain> {
@@ -120,9 +115,7 @@ impl BrainSource for RustPluginFactory {
 
 impl BotFactory for RustPluginFactory {
     fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
-        let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
-        let name = self.path.file_stem().map_or_else(|| "plugin".into(), |s| s.to_string_lossy().into_owned());
-        Ok(Box::new(ThreadBot::start(self.brain(ctx), &name, log)?))
+        thread_bot(self, &self.path, self.log.as_ref(), ctx)
     }
 }
 

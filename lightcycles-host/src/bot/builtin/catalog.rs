@@ -1,0 +1,116 @@
+//! The built-in bots by name: [`Builtin`], what `builtin:NAME` may name,
+//! and the bot each name makes for a game and seat.
+
+use lightcycles_core::space::Scratch;
+use lightcycles_core::SplitMix64;
+
+use crate::bot::builtin::floodfill::FloodfillBot;
+use crate::bot::builtin::fuzz::FuzzBot;
+use crate::bot::builtin::random::RandomBot;
+use crate::bot::builtin::search::{SearchBot, SearchOptions};
+use crate::bot::builtin::straight::StraightBot;
+use crate::bot::builtin::wallhug::WallhugBot;
+use crate::bot::seed::bot_seed;
+use crate::bot::{Bot, BotContext, BotError, BotFactory};
+
+/// A bot compiled into the host, named by `builtin:NAME`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// Uniformly random among the moves that do not crash at once.
+    Random,
+    /// Random moves mixed with every kind of invalid answer.
+    Fuzz,
+    /// Keeps its direction.
+    Straight,
+    /// Follows walls and trails, keeping one at its side.
+    Wallhug,
+    /// Takes the move that keeps the most reachable space.
+    Floodfill,
+    /// Searches: alpha-beta, chamber evaluation, endgame filler.
+    Search(SearchOptions),
+}
+
+impl Builtin {
+    /// Every built-in bot, in the order help lists them.
+    pub const ALL: [Builtin; 6] = [
+        Builtin::Random,
+        Builtin::Fuzz,
+        Builtin::Straight,
+        Builtin::Wallhug,
+        Builtin::Floodfill,
+        Builtin::Search(SearchOptions { nodes: None, stats: false }),
+    ];
+
+    /// The name after `builtin:`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Builtin::Random => "random",
+            Builtin::Fuzz => "fuzz",
+            Builtin::Straight => "straight",
+            Builtin::Wallhug => "wallhug",
+            Builtin::Floodfill => "floodfill",
+            Builtin::Search(_) => "search",
+        }
+    }
+
+    /// One line on what the bot does, for help texts.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Builtin::Random => "a random move among those that do not crash at once",
+            Builtin::Fuzz => "random moves mixed with invalid lines of every kind and missing answers",
+            Builtin::Straight => "keeps its direction",
+            Builtin::Wallhug => "follows walls and trails, keeping one on its left (deterministic)",
+            Builtin::Floodfill => "the move that keeps the most reachable space (ties: seeded)",
+            Builtin::Search(_) => {
+                "alpha-beta on a chamber-aware Voronoi split, endgame filler; uses the tick's time \
+                 (search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr)"
+            }
+        }
+    }
+
+    /// The built-in bot called `name` (with its options, for `search`).
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        Builtin::parse(name).ok().flatten()
+    }
+
+    /// The built-in bot `text` names: `NAME`, or `search:OPTION…`.
+    /// `Ok(None)` when no built-in bot has that name; an error when the name
+    /// is right and an option is not.
+    pub fn parse(text: &str) -> Result<Option<Builtin>, String> {
+        if let Some(options) = text.strip_prefix("search") {
+            if options.is_empty() || options.starts_with(':') {
+                return SearchOptions::parse(options).map(|o| Some(Builtin::Search(o)));
+            }
+        }
+        Ok(Builtin::ALL.into_iter().find(|b| !matches!(b, Builtin::Search(_)) && b.name() == text))
+    }
+
+    /// The names of all built-in bots, comma-separated.
+    pub fn names() -> String {
+        Builtin::ALL.map(Builtin::name).join(", ")
+    }
+
+    /// A bot of this kind for one game and seat.
+    pub fn make(self, ctx: &BotContext) -> Box<dyn Bot> {
+        let rng = SplitMix64::new(bot_seed(ctx.seed, ctx.seat));
+        match self {
+            Builtin::Random => Box::new(RandomBot { rng }),
+            Builtin::Fuzz => Box::new(FuzzBot { rng }),
+            Builtin::Straight => Box::new(StraightBot),
+            Builtin::Wallhug => Box::new(WallhugBot),
+            Builtin::Floodfill => Box::new(FloodfillBot { rng, scratch: Scratch::new() }),
+            Builtin::Search(options) => Box::new(SearchBot::new(options, *ctx)),
+        }
+    }
+
+    /// The builtin of a target [`BuiltinAdapter`] claimed.
+    pub fn of_target(target: &str) -> Builtin {
+        Builtin::parse(target).ok().flatten().expect("a claimed builtin target parses")
+    }
+}
+
+impl BotFactory for Builtin {
+    fn create(&self, ctx: &BotContext) -> Result<Box<dyn Bot>, BotError> {
+        Ok(self.make(ctx))
+    }
+}
