@@ -132,8 +132,7 @@ pub struct FeedArgs {
     pub observation: Option<u32>,
     /// Time for the bot's first answer, in milliseconds (default: as the
     /// replay records, else 1000).
-    #[arg(long = "time-first-ms", value_name = "MS", requires = "time_ms",
-          value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long = "time-first-ms", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub time_first_ms: Option<u64>,
     /// Time for each later answer, in milliseconds (default: as the replay
     /// records, else 50).

@@ -63,9 +63,12 @@ pub(crate) fn feed(args: &FeedArgs, out: &mut dyn Write) -> Result<(), Failure> 
     let entrant = spec::entrants(std::slice::from_ref(bot), None, &args.hosting.hosting(true))
         .map_err(|e| bad_input(e.to_string()))?
         .remove(0);
-    let limits = args.time_ms.map(|rest| Limits {
-        first: std::time::Duration::from_millis(args.time_first_ms.unwrap_or(rest)),
-        rest: std::time::Duration::from_millis(rest),
+    // A limit not given is the one the replay records (else the default).
+    let recorded = feed::recorded_limits(&replay, args.seat).map_or_else(Limits::default, |(limits, _)| limits);
+    let ms = std::time::Duration::from_millis;
+    let limits = (args.time_first_ms.is_some() || args.time_ms.is_some()).then(|| Limits {
+        first: args.time_first_ms.map_or(recorded.first, ms),
+        rest: args.time_ms.map_or(recorded.rest, ms),
     });
     let game = args.game.or_else(|| game_of_file(&args.file)).unwrap_or(0);
     let options = FeedOptions { seat: args.seat, until: args.until, limits, game, seed: args.seed };
