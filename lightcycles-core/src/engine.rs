@@ -56,7 +56,9 @@ pub enum StepError {
 }
 
 /// A LightCycles engine: a state and the tick of docs/RULES.md section 7.
-pub trait Engine: Clone + Sized {
+/// (`'static`: an engine owns its state, so a caller may ask whether it is
+/// the fast one, whose copy a searching bot takes.)
+pub trait Engine: Clone + Sized + 'static {
     /// The game that goes on from `position` (checked with
     /// [`Position::validate`]).
     fn from_position(position: &Position) -> Result<Self, GameError>;

@@ -208,8 +208,23 @@ impl PyGameBatch {
         let seed = self.seeds[env];
         self.done[env] = false;
         if let Some(factory) = &self.opponent {
-            self.positions[env] = self.games[env].position();
+            // The bots' position of a game just started: its map's rocks
+            // and the heads, written into the position kept for the env
+            // (no allocation, no cell read from the engine but the heads').
             let n = self.config.players as usize;
+            let game = &self.games[env];
+            let position = &mut self.positions[env];
+            position.config = self.config;
+            position.tick = game.tick();
+            position.grid.clear();
+            position.grid.extend(self.maps[env].rocks.iter().map(|&rock| if rock { ROCK } else { EMPTY }));
+            position.players.clear();
+            for id in 0..n {
+                let p = game.player(id);
+                position.grid[p.pos.index(self.config.width)] = game.cell(p.pos);
+                position.players.push(p);
+            }
+            debug_assert_eq!(*position, game.position());
             for seat in (0..n).filter(|&seat| seat != self.learner) {
                 let ctx = BotContext { game: k, seat, players: n, seed };
                 self.bots[env * n + seat] = Some(factory.create(&ctx).map_err(value_error)?);
@@ -748,7 +763,7 @@ impl PyGameBatch {
                 for (seat, bot) in self.bots[env * n..(env + 1) * n].iter_mut().enumerate() {
                     if let Some(bot) = bot {
                         self.actions[env * n + seat] = if game.player(seat).alive {
-                            answer_of(&bot.answer(&Turn::new(position, seat), self.limit)).action()
+                            answer_of(&bot.answer(&Turn::with_game(position, seat, game), self.limit)).action()
                         } else {
                             Action::Keep
                         };

@@ -19,7 +19,7 @@ use std::fmt;
 use std::time::Duration;
 
 use lightcycles_core::observation::Observation;
-use lightcycles_core::{CellValue, Dir, PlayerState, Pos, Position, EMPTY};
+use lightcycles_core::{CellValue, Dir, FastGame, PlayerState, Pos, Position, EMPTY};
 
 /// What a bot gave back for one observation.
 #[derive(Clone, PartialEq, Eq)]
@@ -60,12 +60,31 @@ impl Reply {
 pub struct Turn<'a> {
     position: &'a Position,
     you: usize,
+    /// The fast engine in that position, when the caller has one: a bot
+    /// that searches copies it rather than building one from the position.
+    game: Option<&'a FastGame>,
 }
 
 impl<'a> Turn<'a> {
     /// The decision of player `you` on the tick after `position`.
     pub fn new(position: &'a Position, you: usize) -> Turn<'a> {
-        Turn { position, you }
+        Turn { position, you, game: None }
+    }
+
+    /// The same decision, with the fast engine that stands in `position`
+    /// (it must: the match loop and the Python batch pass their own).
+    pub fn with_game(position: &'a Position, you: usize, game: &'a FastGame) -> Turn<'a> {
+        debug_assert_eq!(lightcycles_core::Engine::tick(game), position.tick);
+        Turn { position, you, game: Some(game) }
+    }
+
+    /// The fast engine in this position: the caller's, or one built from
+    /// the position (`None` when the position is none the engine takes).
+    pub fn fast_game(&self) -> Option<std::borrow::Cow<'a, FastGame>> {
+        match self.game {
+            Some(game) => Some(std::borrow::Cow::Borrowed(game)),
+            None => lightcycles_core::Engine::from_position(self.position).ok().map(std::borrow::Cow::Owned),
+        }
     }
 
     /// The whole state before the tick.

@@ -275,6 +275,8 @@ fn play_inner<E: Engine>(
     watch(&engine, &[]);
     while !engine.is_over() {
         let position = engine.position();
+        // On the fast engine, the bots that search copy it (Turn::with_game).
+        let fast = (&engine as &dyn std::any::Any).downcast_ref::<lightcycles_core::FastGame>();
         let limit = |seat: usize| timing.seats[seat].for_tick(position.tick + 1);
         // Every observation goes out first, each bot on its own clock; then
         // the answers are collected in seat order, each against its own
@@ -284,7 +286,11 @@ fn play_inner<E: Engine>(
             .enumerate()
             .map(|(seat, bot)| match bot {
                 Some(bot) if position.players[seat].alive => {
-                    Some(bot.ask(&Turn::new(&position, seat), limit(seat) + timing.margin))
+                    let turn = match fast {
+                        Some(game) => Turn::with_game(&position, seat, game),
+                        None => Turn::new(&position, seat),
+                    };
+                    Some(bot.ask(&turn, limit(seat) + timing.margin))
                 }
                 _ => None,
             })

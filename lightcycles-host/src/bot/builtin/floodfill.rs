@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use lightcycles_core::space::{reachable_with, Scratch};
-use lightcycles_core::{Dir, Engine, FastGame, Pos, SplitMix64};
+use lightcycles_core::{Dir, Pos, SplitMix64};
 
 use crate::bot::builtin::moves::{pick, safe_moves};
 use crate::bot::builtin::walls;
@@ -28,7 +28,7 @@ pub(super) struct FloodfillBot {
 impl Bot for FloodfillBot {
     fn answer(&mut self, turn: &Turn<'_>, _limit: Duration) -> Reply {
         let position = turn.position();
-        let Ok(game) = FastGame::from_position(position) else {
+        let Some(game) = turn.fast_game() else {
             return Reply::of_dir(turn.me().dir);
         };
         let (w, h) = (turn.width(), turn.height());

@@ -227,7 +227,7 @@ impl SearchBot {
 impl Bot for SearchBot {
     fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
         let clock = AnswerClock::start(self.options.stats);
-        let Ok(game) = FastGame::from_position(turn.position()) else {
+        let Some(game) = turn.fast_game() else {
             // The host's position is always valid; without a game, ride on.
             return Reply::of_dir(turn.me().dir);
         };
