@@ -330,23 +330,12 @@ impl Engine for FastGame {
         if actions.len() != n {
             return Err(StepError::WrongLength { expected: n, got: actions.len() });
         }
-        // One copy of the tick per player count, so that every loop over the
-        // players has a known length and unrolls.
-        match actions {
-            [a, b] => self.advance(&[*a, *b]),
-            [a, b, c] => self.advance(&[*a, *b, *c]),
-            [a, b, c, d] => self.advance(&[*a, *b, *c, *d]),
-            [a, b, c, d, e] => self.advance(&[*a, *b, *c, *d, *e]),
-            [a, b, c, d, e, f] => self.advance(&[*a, *b, *c, *d, *e, *f]),
-            [a, b, c, d, e, f, g] => self.advance(&[*a, *b, *c, *d, *e, *f, *g]),
-            [a, b, c, d, e, f, g, h] => self.advance(&[*a, *b, *c, *d, *e, *f, *g, *h]),
-            _ => unreachable!("a game has 2 to 8 players"),
-        }
+        advance_any(self, actions);
         Ok(())
     }
 }
 
-impl FastGame {
+impl Advance for FastGame {
     /// One tick with `N` players (docs/RULES.md section 7), through the
     /// one tick on bits ([`advance`]).
     #[inline(always)]
@@ -360,6 +349,30 @@ impl FastGame {
         };
         self.tick = advance(bits, board, &mut self.riders, &mut self.alive, self.tick, actions);
         self.over = is_over(self.tick, self.config.max_ticks, self.alive.count_ones() as usize);
+    }
+}
+
+/// A game that steps through the one tick on bits ([`advance`]), given
+/// its players' actions as an array of their count.
+pub(crate) trait Advance {
+    /// One tick with `N` players.
+    fn advance<const N: usize>(&mut self, actions: &[Action; N]);
+}
+
+/// [`Advance::advance`] with `actions` as an array of their count: one
+/// copy of the tick per player count, so that every loop over the players
+/// has a known length and unrolls.
+#[inline(always)]
+pub(crate) fn advance_any<A: Advance>(game: &mut A, actions: &[Action]) {
+    match actions {
+        [a, b] => game.advance(&[*a, *b]),
+        [a, b, c] => game.advance(&[*a, *b, *c]),
+        [a, b, c, d] => game.advance(&[*a, *b, *c, *d]),
+        [a, b, c, d, e] => game.advance(&[*a, *b, *c, *d, *e]),
+        [a, b, c, d, e, f] => game.advance(&[*a, *b, *c, *d, *e, *f]),
+        [a, b, c, d, e, f, g] => game.advance(&[*a, *b, *c, *d, *e, *f, *g]),
+        [a, b, c, d, e, f, g, h] => game.advance(&[*a, *b, *c, *d, *e, *f, *g, *h]),
+        _ => unreachable!("a game has 2 to 8 players"),
     }
 }
 
