@@ -1,6 +1,7 @@
 //! `lightcycles.Game`: the fast engine (`FastGame`), its space helpers, and
 //! `generate_map`.
 
+use lightcycles_core::defaults;
 use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{
@@ -95,7 +96,7 @@ impl PyGame {
     /// A game on a map of the 2010 Google AI Challenge (its text), for two
     /// players.
     #[staticmethod]
-    #[pyo3(signature = (text, max_ticks=2000, fault_policy="straight", record=false))]
+    #[pyo3(signature = (text, max_ticks=defaults::MAX_TICKS, fault_policy=defaults::FAULT_POLICY.as_str(), record=false))]
     fn from_map(text: &str, max_ticks: u32, fault_policy: &str, record: bool) -> PyResult<PyGame> {
         let file = MapFile::parse(text.to_string()).map_err(value_error)?;
         let config = file.config(max_ticks, policy(fault_policy)?);

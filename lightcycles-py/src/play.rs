@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use lightcycles_core::observation::PlayerView;
-use lightcycles_core::{Config, FastGame};
+use lightcycles_core::{defaults, Config, FastGame};
 use lightcycles_host::bot::adapter::plugin::isolated::PLUGIN_HOST_ENV;
 use lightcycles_host::bot::adapter::Hosting;
 use lightcycles_host::bot::process::log::{LogPlace, LOGS_DIR};
@@ -389,7 +389,7 @@ pub(crate) fn check_signals() -> Result<(), RunError> {
 /// get_move(obs) -> str, called with the host's time limits (a late,
 /// raising or invalid answer is a fault, as for every bot).
 #[pyfunction]
-#[pyo3(signature = (bots, rounds=10, seed=0, swap=false, jobs=1, out_dir=None, time_ms=50, time_first_ms=1000, config=None, isolate=false))]
+#[pyo3(signature = (bots, rounds=10, seed=0, swap=false, jobs=1, out_dir=None, time_ms=defaults::TIME_MS, time_first_ms=defaults::TIME_FIRST_MS, config=None, isolate=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn play(
     py: Python<'_>,
