@@ -5,9 +5,8 @@ use lightcycles_core::defaults;
 use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{
-    map, Action, Answer, Config, Engine, FastGame, FaultKind, FaultPolicy, GameError, Pos, Position, StepError,
+    map, Action, Answer, Config, Engine, FastGame, FaultKind, FaultPolicy, GameError, MapFile, Pos, Position, StepError,
 };
-use lightcycles_host::game::match_loop::MapFile;
 use numpy::ndarray::{Array1, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::create_exception;
@@ -434,5 +433,5 @@ pub fn generate_map<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let config: Config = PyConfig::or_default(config);
     let map = map::generate(&config, seed).map_err(value_error)?;
-    convert::from_json(py, &lightcycles_host::view::map::json(&map))
+    convert::from_json(py, &map::to_json(&map))
 }
