@@ -323,19 +323,19 @@ impl Engine for FastGame {
 
     /// docs/RULES.md section 7 on bits; no allocation.
     fn step(&mut self, actions: &[Action]) -> Result<(), StepError> {
-        if self.over {
-            return Err(StepError::GameOver);
-        }
-        let n = self.players as usize;
-        if actions.len() != n {
-            return Err(StepError::WrongLength { expected: n, got: actions.len() });
-        }
-        advance_any(self, actions);
-        Ok(())
+        step_any(self, actions)
     }
 }
 
 impl Advance for FastGame {
+    fn ended(&self) -> bool {
+        self.over
+    }
+
+    fn players(&self) -> usize {
+        self.players as usize
+    }
+
     /// One tick with `N` players (docs/RULES.md section 7), through the
     /// one tick on bits ([`advance`]).
     #[inline(always)]
@@ -355,15 +355,28 @@ impl Advance for FastGame {
 /// A game that steps through the one tick on bits ([`advance`]), given
 /// its players' actions as an array of their count.
 pub(crate) trait Advance {
+    /// Whether the game has ended.
+    fn ended(&self) -> bool;
+    /// The number of players.
+    fn players(&self) -> usize;
     /// One tick with `N` players.
     fn advance<const N: usize>(&mut self, actions: &[Action; N]);
 }
 
-/// [`Advance::advance`] with `actions` as an array of their count: one
-/// copy of the tick per player count, so that every loop over the players
-/// has a known length and unrolls.
+/// One step of the fast engine or the search state: refused when the game
+/// is over or the actions are not one per player; else [`Advance::advance`]
+/// with `actions` as an array of their count, one copy of the tick per
+/// player count, so that every loop over the players has a known length
+/// and unrolls.
 #[inline(always)]
-pub(crate) fn advance_any<A: Advance>(game: &mut A, actions: &[Action]) {
+pub(crate) fn step_any<A: Advance>(game: &mut A, actions: &[Action]) -> Result<(), StepError> {
+    if game.ended() {
+        return Err(StepError::GameOver);
+    }
+    let n = game.players();
+    if actions.len() != n {
+        return Err(StepError::WrongLength { expected: n, got: actions.len() });
+    }
     match actions {
         [a, b] => game.advance(&[*a, *b]),
         [a, b, c] => game.advance(&[*a, *b, *c]),
@@ -374,6 +387,7 @@ pub(crate) fn advance_any<A: Advance>(game: &mut A, actions: &[Action]) {
         [a, b, c, d, e, f, g, h] => game.advance(&[*a, *b, *c, *d, *e, *f, *g, *h]),
         _ => unreachable!("a game has 2 to 8 players"),
     }
+    Ok(())
 }
 
 /// What the tick on bits needs to know of a board besides its cells.

@@ -32,7 +32,7 @@ use crate::bitboard::Layout;
 use crate::command::Action;
 use crate::config::{Config, FaultPolicy, MAX_PLAYERS};
 use crate::engine::{Engine, GameError, StepError};
-use crate::fast::{advance, advance_any, Advance, Rider, TickBoard, TickCells, NO_RIDER, RIDING};
+use crate::fast::{advance, step_any, Advance, Rider, TickBoard, TickCells, NO_RIDER, RIDING};
 use crate::geometry::{CellValue, Dir, Pos, EMPTY};
 use crate::outcome::{is_over, Outcome};
 use crate::player::PlayerState;
@@ -239,15 +239,7 @@ impl SearchState {
     /// Applies one tick with one action per player (ignored for the dead),
     /// as [`Engine::step`]; no allocation.
     pub fn step(&mut self, actions: &[Action]) -> Result<(), StepError> {
-        if self.over {
-            return Err(StepError::GameOver);
-        }
-        let n = self.players as usize;
-        if actions.len() != n {
-            return Err(StepError::WrongLength { expected: n, got: actions.len() });
-        }
-        advance_any(self, actions);
-        Ok(())
+        step_any(self, actions)
     }
 
     /// [`SearchState::step`] for a game of two players, the usual duel:
@@ -298,6 +290,14 @@ impl SearchState {
 }
 
 impl Advance for SearchState {
+    fn ended(&self) -> bool {
+        self.over
+    }
+
+    fn players(&self) -> usize {
+        self.players as usize
+    }
+
     /// One tick with `N` players, through the one tick on bits on the rows.
     #[inline(always)]
     fn advance<const N: usize>(&mut self, actions: &[Action; N]) {
