@@ -427,29 +427,26 @@ impl BoardArgs {
     /// their defaults: what a command that plays one game again needs.
     pub fn to_flags(&self) -> Vec<String> {
         let mut flags = Vec::new();
-        let mut push = |flag: &str, value: String, default: &str| {
+        let mut push = |flag: &str, value: String, default: String| {
             if value != default {
                 flags.push(flag.to_string());
                 flags.push(value);
             }
         };
         if self.map.is_none() {
-            push("--width", self.width.to_string(), "48");
-            push("--height", self.height.to_string(), "36");
-            push("--rock-density", self.rock_density.to_string(), "4");
+            push("--width", self.width.to_string(), defaults::WIDTH.to_string());
+            push("--height", self.height.to_string(), defaults::HEIGHT.to_string());
+            push("--rock-density", self.rock_density.to_string(), defaults::ROCK_DENSITY.to_string());
         }
-        push("--max-ticks", self.max_ticks.to_string(), "2000");
-        let policy = match self.fault_policy {
-            PolicyArg::Straight => "straight",
-            PolicyArg::Eliminate => "eliminate",
-        };
-        push("--fault-policy", policy.to_string(), "straight");
+        push("--max-ticks", self.max_ticks.to_string(), defaults::MAX_TICKS.to_string());
+        let policy = FaultPolicy::from(self.fault_policy);
+        push("--fault-policy", policy.to_string(), defaults::FAULT_POLICY.to_string());
         if let Some(map) = &self.map {
-            push("--map", map.display().to_string(), "");
+            push("--map", map.display().to_string(), String::new());
         }
-        push("--time-first-ms", self.time_first_ms.to_string(), "1000");
-        push("--time-ms", self.time_ms.to_string(), "50");
-        push("--time-margin-ms", self.time_margin_ms.to_string(), "0");
+        push("--time-first-ms", self.time_first_ms.to_string(), defaults::TIME_FIRST_MS.to_string());
+        push("--time-ms", self.time_ms.to_string(), defaults::TIME_MS.to_string());
+        push("--time-margin-ms", self.time_margin_ms.to_string(), "0".to_string());
         for arg in &self.bot_time {
             flags.push("--bot-time".to_string());
             flags.push(arg.clone());
