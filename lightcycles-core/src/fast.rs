@@ -328,12 +328,8 @@ impl Engine for FastGame {
 }
 
 impl Advance for FastGame {
-    fn ended(&self) -> bool {
-        self.over
-    }
-
-    fn players(&self) -> usize {
-        self.players as usize
+    fn running(&self) -> Option<usize> {
+        (!self.over).then_some(self.players as usize)
     }
 
     /// One tick with `N` players (docs/RULES.md section 7), through the
@@ -355,10 +351,8 @@ impl Advance for FastGame {
 /// A game that steps through the one tick on bits ([`advance`]), given
 /// its players' actions as an array of their count.
 pub(crate) trait Advance {
-    /// Whether the game has ended.
-    fn ended(&self) -> bool;
-    /// The number of players.
-    fn players(&self) -> usize;
+    /// The number of players while the game runs; `None` once it has ended.
+    fn running(&self) -> Option<usize>;
     /// One tick with `N` players.
     fn advance<const N: usize>(&mut self, actions: &[Action; N]);
 }
@@ -370,10 +364,7 @@ pub(crate) trait Advance {
 /// and unrolls.
 #[inline(always)]
 pub(crate) fn step_any<A: Advance>(game: &mut A, actions: &[Action]) -> Result<(), StepError> {
-    if game.ended() {
-        return Err(StepError::GameOver);
-    }
-    let n = game.players();
+    let n = game.running().ok_or(StepError::GameOver)?;
     if actions.len() != n {
         return Err(StepError::WrongLength { expected: n, got: actions.len() });
     }

@@ -290,12 +290,8 @@ impl SearchState {
 }
 
 impl Advance for SearchState {
-    fn ended(&self) -> bool {
-        self.over
-    }
-
-    fn players(&self) -> usize {
-        self.players as usize
+    fn running(&self) -> Option<usize> {
+        (!self.over).then_some(self.players as usize)
     }
 
     /// One tick with `N` players, through the one tick on bits on the rows.
