@@ -6,6 +6,8 @@
 use core::fmt;
 use core::str::FromStr;
 
+use crate::defaults;
+
 /// What a fault (invalid line, timeout, crash) costs a player (docs/RULES.md section 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum FaultPolicy {
@@ -110,15 +112,16 @@ pub struct Config {
 }
 
 impl Default for Config {
-    /// `48 × 36`, 2 players, 2000 ticks, 4 % rocks, `straight`.
+    /// `48 × 36`, 2 players, 2000 ticks, 4 % rocks, `straight`
+    /// ([`crate::defaults`]).
     fn default() -> Self {
         Config {
-            width: 48,
-            height: 36,
-            players: 2,
-            max_ticks: 2000,
-            rock_density: 4,
-            fault_policy: FaultPolicy::Straight,
+            width: defaults::WIDTH,
+            height: defaults::HEIGHT,
+            players: defaults::PLAYERS,
+            max_ticks: defaults::MAX_TICKS,
+            rock_density: defaults::ROCK_DENSITY,
+            fault_policy: defaults::FAULT_POLICY,
         }
     }
 }

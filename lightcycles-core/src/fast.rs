@@ -323,30 +323,15 @@ impl Engine for FastGame {
 
     /// docs/RULES.md section 7 on bits; no allocation.
     fn step(&mut self, actions: &[Action]) -> Result<(), StepError> {
-        if self.over {
-            return Err(StepError::GameOver);
-        }
-        let n = self.players as usize;
-        if actions.len() != n {
-            return Err(StepError::WrongLength { expected: n, got: actions.len() });
-        }
-        // One copy of the tick per player count, so that every loop over the
-        // players has a known length and unrolls.
-        match actions {
-            [a, b] => self.advance(&[*a, *b]),
-            [a, b, c] => self.advance(&[*a, *b, *c]),
-            [a, b, c, d] => self.advance(&[*a, *b, *c, *d]),
-            [a, b, c, d, e] => self.advance(&[*a, *b, *c, *d, *e]),
-            [a, b, c, d, e, f] => self.advance(&[*a, *b, *c, *d, *e, *f]),
-            [a, b, c, d, e, f, g] => self.advance(&[*a, *b, *c, *d, *e, *f, *g]),
-            [a, b, c, d, e, f, g, h] => self.advance(&[*a, *b, *c, *d, *e, *f, *g, *h]),
-            _ => unreachable!("a game has 2 to 8 players"),
-        }
-        Ok(())
+        step_any(self, actions)
     }
 }
 
-impl FastGame {
+impl Advance for FastGame {
+    fn running(&self) -> Option<usize> {
+        (!self.over).then_some(self.players as usize)
+    }
+
     /// One tick with `N` players (docs/RULES.md section 7), through the
     /// one tick on bits ([`advance`]).
     #[inline(always)]
@@ -361,6 +346,39 @@ impl FastGame {
         self.tick = advance(bits, board, &mut self.riders, &mut self.alive, self.tick, actions);
         self.over = is_over(self.tick, self.config.max_ticks, self.alive.count_ones() as usize);
     }
+}
+
+/// A game that steps through the one tick on bits ([`advance`]), given
+/// its players' actions as an array of their count.
+pub(crate) trait Advance {
+    /// The number of players while the game runs; `None` once it has ended.
+    fn running(&self) -> Option<usize>;
+    /// One tick with `N` players.
+    fn advance<const N: usize>(&mut self, actions: &[Action; N]);
+}
+
+/// One step of the fast engine or the search state: refused when the game
+/// is over or the actions are not one per player; else [`Advance::advance`]
+/// with `actions` as an array of their count, one copy of the tick per
+/// player count, so that every loop over the players has a known length
+/// and unrolls.
+#[inline(always)]
+pub(crate) fn step_any<A: Advance>(game: &mut A, actions: &[Action]) -> Result<(), StepError> {
+    let n = game.running().ok_or(StepError::GameOver)?;
+    if actions.len() != n {
+        return Err(StepError::WrongLength { expected: n, got: actions.len() });
+    }
+    match actions {
+        [a, b] => game.advance(&[*a, *b]),
+        [a, b, c] => game.advance(&[*a, *b, *c]),
+        [a, b, c, d] => game.advance(&[*a, *b, *c, *d]),
+        [a, b, c, d, e] => game.advance(&[*a, *b, *c, *d, *e]),
+        [a, b, c, d, e, f] => game.advance(&[*a, *b, *c, *d, *e, *f]),
+        [a, b, c, d, e, f, g] => game.advance(&[*a, *b, *c, *d, *e, *f, *g]),
+        [a, b, c, d, e, f, g, h] => game.advance(&[*a, *b, *c, *d, *e, *f, *g, *h]),
+        _ => unreachable!("a game has 2 to 8 players"),
+    }
+    Ok(())
 }
 
 /// What the tick on bits needs to know of a board besides its cells.

@@ -12,7 +12,10 @@
 //!   copies and steps (boards up to 64 × 64), and [`space::lean`]: the
 //!   space helpers on it.
 //! - [`player`]: a player's state and the neck rule of its moves.
-//! - [`map`]: the seeded map generator and the 2010 map loader.
+//! - [`map`]: the seeded map generator, the 2010 map loader and
+//!   [`MapFile`], a loaded map file.
+//! - [`defaults`]: the defaults of a game and a run (board, ticks, rocks,
+//!   time limits), read by the host's flags and the Python package.
 //! - [`command`]: the one parser of answer lines, and fault recording.
 //! - [`outcome`]: winner, draw and placements.
 //! - [`observation`] and [`replay`] (feature `serde`): what bots see, and
@@ -43,6 +46,7 @@ pub mod bitboard;
 mod bounded;
 pub mod command;
 pub mod config;
+pub mod defaults;
 pub mod engine;
 pub mod fast;
 pub mod geometry;
@@ -60,13 +64,15 @@ pub mod search_state;
 #[cfg(feature = "serde")]
 mod serde_names;
 pub mod space;
+#[doc(hidden)]
+pub mod testing;
 
 pub use command::{parse_move, Action, Answer, FaultKind};
 pub use config::{Config, ConfigError, FaultPolicy};
 pub use engine::{Engine, GameError, StepError};
 pub use fast::FastGame;
 pub use geometry::{CellValue, Dir, DirSet, Pos, EMPTY, ROCK};
-pub use map::{Map, MapError, MapParseError, Start};
+pub use map::{Map, MapError, MapFile, MapParseError, Start};
 pub use outcome::Outcome;
 pub use player::PlayerState;
 pub use position::{Position, PositionError};

@@ -32,7 +32,7 @@ use crate::bitboard::Layout;
 use crate::command::Action;
 use crate::config::{Config, FaultPolicy, MAX_PLAYERS};
 use crate::engine::{Engine, GameError, StepError};
-use crate::fast::{advance, Rider, TickBoard, TickCells, NO_RIDER, RIDING};
+use crate::fast::{advance, step_any, Advance, Rider, TickBoard, TickCells, NO_RIDER, RIDING};
 use crate::geometry::{CellValue, Dir, Pos, EMPTY};
 use crate::outcome::{is_over, Outcome};
 use crate::player::PlayerState;
@@ -239,24 +239,7 @@ impl SearchState {
     /// Applies one tick with one action per player (ignored for the dead),
     /// as [`Engine::step`]; no allocation.
     pub fn step(&mut self, actions: &[Action]) -> Result<(), StepError> {
-        if self.over {
-            return Err(StepError::GameOver);
-        }
-        let n = self.players as usize;
-        if actions.len() != n {
-            return Err(StepError::WrongLength { expected: n, got: actions.len() });
-        }
-        match actions {
-            [a, b] => self.advance(&[*a, *b]),
-            [a, b, c] => self.advance(&[*a, *b, *c]),
-            [a, b, c, d] => self.advance(&[*a, *b, *c, *d]),
-            [a, b, c, d, e] => self.advance(&[*a, *b, *c, *d, *e]),
-            [a, b, c, d, e, f] => self.advance(&[*a, *b, *c, *d, *e, *f]),
-            [a, b, c, d, e, f, g] => self.advance(&[*a, *b, *c, *d, *e, *f, *g]),
-            [a, b, c, d, e, f, g, h] => self.advance(&[*a, *b, *c, *d, *e, *f, *g, *h]),
-            _ => unreachable!("a game has 2 to 8 players"),
-        }
-        Ok(())
+        step_any(self, actions)
     }
 
     /// [`SearchState::step`] for a game of two players, the usual duel:
@@ -271,18 +254,6 @@ impl SearchState {
         }
         self.advance(&actions);
         Ok(())
-    }
-
-    #[inline(always)]
-    fn advance<const N: usize>(&mut self, actions: &[Action; N]) {
-        let board = TickBoard {
-            width: self.config.width,
-            height: self.config.height,
-            row_bits: 64,
-            eliminate: self.config.fault_policy == FaultPolicy::Eliminate,
-        };
-        self.tick = advance(Rows(&mut self.rows), board, &mut self.riders, &mut self.alive, self.tick, actions);
-        self.over = is_over(self.tick, self.config.max_ticks, self.alive.count_ones() as usize);
     }
 
     /// The cell values of this state where `base` (a position this state
@@ -315,6 +286,25 @@ impl SearchState {
     /// Bytes of one state (all of it: there is no buffer).
     pub const fn state_bytes() -> usize {
         core::mem::size_of::<SearchState>()
+    }
+}
+
+impl Advance for SearchState {
+    fn running(&self) -> Option<usize> {
+        (!self.over).then_some(self.players as usize)
+    }
+
+    /// One tick with `N` players, through the one tick on bits on the rows.
+    #[inline(always)]
+    fn advance<const N: usize>(&mut self, actions: &[Action; N]) {
+        let board = TickBoard {
+            width: self.config.width,
+            height: self.config.height,
+            row_bits: 64,
+            eliminate: self.config.fault_policy == FaultPolicy::Eliminate,
+        };
+        self.tick = advance(Rows(&mut self.rows), board, &mut self.riders, &mut self.alive, self.tick, actions);
+        self.over = is_over(self.tick, self.config.max_ticks, self.alive.count_ones() as usize);
     }
 }
 

@@ -128,6 +128,35 @@ pub(crate) fn action(i: usize, code: i32) -> FfiResult<Action> {
     })
 }
 
+/// The actions of the move codes `moves`, one per player of `players`
+/// (the rest `Keep`), or an error naming the count or the code: the one
+/// reading of moves of `lc_game_step` and `lc_search_state_step`.
+#[inline(always)]
+pub(crate) fn actions(moves: &[i32], players: usize) -> FfiResult<[Action; LC_MAX_PLAYERS]> {
+    if moves.len() != players {
+        return Err(FfiError::out_of_range(format_args!(
+            "count = {}, expected {players} (one move per player)",
+            moves.len()
+        )));
+    }
+    let mut actions = [Action::Keep; LC_MAX_PLAYERS];
+    for (i, &code) in moves.iter().enumerate() {
+        actions[i] = action(i, code)?;
+    }
+    Ok(actions)
+}
+
+/// The error of a step refused on tick `tick`.
+pub(crate) fn step_error(error: StepError, tick: u32) -> FfiError {
+    match error {
+        StepError::GameOver => FfiError::new(
+            LcStatus::GameOver,
+            format_args!("the game ended on tick {tick}; no more ticks can be played"),
+        ),
+        other => FfiError::out_of_range(other),
+    }
+}
+
 /// Hands a new game to the caller through `out`.
 fn give(out: &mut *mut LcGame, engine: FastGame) {
     *out = Box::into_raw(Box::new(LcGame { engine }));
@@ -351,20 +380,8 @@ pub unsafe extern "C" fn lc_game_step(game: *mut LcGame, moves: *const i32, coun
         let game = unsafe { borrow_mut(game, "game") }?;
         let moves = unsafe { slice(moves, count, "moves") }?;
         let n = game.engine.num_players();
-        if count != n {
-            return Err(FfiError::out_of_range(format_args!("count = {count}, expected {n} (one move per player)")));
-        }
-        let mut actions = [Action::Keep; LC_MAX_PLAYERS];
-        for (i, &code) in moves.iter().enumerate() {
-            actions[i] = action(i, code)?;
-        }
-        game.engine.step(&actions[..n]).map_err(|e| match e {
-            StepError::GameOver => FfiError::new(
-                LcStatus::GameOver,
-                format_args!("the game ended on tick {}; no more ticks can be played", game.engine.tick()),
-            ),
-            other => FfiError::out_of_range(other),
-        })
+        let actions = actions(moves, n)?;
+        game.engine.step(&actions[..n]).map_err(|e| step_error(e, game.engine.tick()))
     })
 }
 

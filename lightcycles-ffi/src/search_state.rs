@@ -14,10 +14,10 @@
 
 use lightcycles_core::search_state::{SearchState, SearchStateError};
 use lightcycles_core::space::lean;
-use lightcycles_core::{Action, Pos, StepError};
+use lightcycles_core::Pos;
 
 use crate::error::{borrow, borrow_mut, guard, slice, slice_mut, FfiError, FfiResult};
-use crate::game::{action, LcGame, LC_MAX_PLAYERS};
+use crate::game::{actions, step_error, LcGame, LC_MAX_PLAYERS};
 use crate::status::LcStatus;
 
 /// The longest side of a board an `LcSearchState` holds.
@@ -149,28 +149,9 @@ pub unsafe extern "C" fn lc_search_state_step_from(
 #[inline(always)]
 fn step(state: &mut SearchState, moves: &[i32]) -> FfiResult<()> {
     let n = state.num_players();
-    if moves.len() != n {
-        return Err(FfiError::out_of_range(format_args!(
-            "count = {}, expected {n} (one move per player)",
-            moves.len()
-        )));
-    }
-    let result = if let [a, b] = *moves {
-        state.step2([action(0, a)?, action(1, b)?])
-    } else {
-        let mut actions = [Action::Keep; LC_MAX_PLAYERS];
-        for (i, &code) in moves.iter().enumerate() {
-            actions[i] = action(i, code)?;
-        }
-        state.step(&actions[..n])
-    };
-    result.map_err(|e| match e {
-        StepError::GameOver => FfiError::new(
-            LcStatus::GameOver,
-            format_args!("the game ended on tick {}; no more ticks can be played", state.tick()),
-        ),
-        other => FfiError::out_of_range(other),
-    })
+    let actions = actions(moves, n)?;
+    let result = if n == 2 { state.step2([actions[0], actions[1]]) } else { state.step(&actions[..n]) };
+    result.map_err(|e| step_error(e, state.tick()))
 }
 
 /// Writes the number of ticks played to `*out`.

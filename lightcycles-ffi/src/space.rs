@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 
 use lightcycles_core::space::{self as core_space, Scratch};
-use lightcycles_core::{Engine, FastGame, Pos};
+use lightcycles_core::{Engine, FastGame};
 
 /// `owners` value of a cell that no single player reaches first: a tie,
 /// a cell nobody reaches, or a cell that is not empty.
@@ -28,24 +28,10 @@ pub fn reachable(game: &FastGame, player: usize) -> u32 {
     SCRATCH.with(|s| core_space::reachable_with(game, game.head(player), &mut s.borrow_mut()))
 }
 
-/// Whether players `a` and `b` can no longer meet: no empty cell is
-/// reachable by both (so each fills its own room). True when either is no
-/// longer riding, false for `a == b` while it rides.
+/// Whether players `a` and `b` can no longer meet
+/// ([`core_space::separated_pair`]), on this thread's scratch.
 pub fn separated(game: &FastGame, a: usize, b: usize) -> bool {
-    if !game.is_alive(a) || !game.is_alive(b) {
-        return true;
-    }
-    if a == b {
-        return false;
-    }
-    let layout = game.layout();
-    SCRATCH.with(|s| {
-        let s = &mut *s.borrow_mut();
-        core_space::reachable_with(game, game.head(a), s);
-        // b's room is the empty cells connected to its head's neighbours:
-        // the rooms meet when a reaches one of those neighbours.
-        !layout.any_neighbour(s.reached(), game.head(b))
-    })
+    SCRATCH.with(|s| core_space::separated_pair_with(game, a, b, &mut s.borrow_mut()))
 }
 
 /// The Voronoi split: `counts[i]` becomes the number of empty cells that
@@ -61,12 +47,8 @@ pub fn voronoi(game: &FastGame, counts: &mut [u32], owners: &mut [i8]) {
         let split = core_space::voronoi_with(game, s);
         counts[..n].copy_from_slice(&split.counts[..n]);
         if !owners.is_empty() {
-            let c = game.config();
-            for y in 0..c.height {
-                for x in 0..c.width {
-                    let pos = Pos::new(x as u8, y as u8);
-                    owners[pos.index(c.width)] = s.owner(pos).map_or(NO_OWNER, |id| id as i8);
-                }
+            for (out, owner) in owners.iter_mut().zip(s.owners()) {
+                *out = owner.map_or(NO_OWNER, |id| id as i8);
             }
         }
     });

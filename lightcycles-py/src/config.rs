@@ -1,7 +1,7 @@
 //! `lightcycles.Config`: the core's configuration, checked by the core, so
 //! that an out-of-range value is the core's own error as a `ValueError`.
 
-use lightcycles_core::{Config, FaultPolicy};
+use lightcycles_core::{defaults, Config, FaultPolicy};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -18,7 +18,7 @@ pub struct PyConfig {
 #[pymethods]
 impl PyConfig {
     #[new]
-    #[pyo3(signature = (width=48, height=36, players=2, max_ticks=2000, rock_density=4, fault_policy="straight"))]
+    #[pyo3(signature = (width=defaults::WIDTH, height=defaults::HEIGHT, players=defaults::PLAYERS, max_ticks=defaults::MAX_TICKS, rock_density=defaults::ROCK_DENSITY, fault_policy=defaults::FAULT_POLICY.as_str()))]
     fn new(
         width: u32,
         height: u32,

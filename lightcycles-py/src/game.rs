@@ -1,12 +1,12 @@
 //! `lightcycles.Game`: the fast engine (`FastGame`), its space helpers, and
 //! `generate_map`.
 
+use lightcycles_core::defaults;
 use lightcycles_core::observation::{Observation, PlayerView};
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{
-    map, Action, Answer, Config, Engine, FastGame, FaultKind, FaultPolicy, GameError, Pos, Position,
+    map, Action, Answer, Config, Engine, FastGame, FaultKind, FaultPolicy, GameError, MapFile, Pos, Position,
 };
-use lightcycles_host::game::match_loop::MapFile;
 use numpy::ndarray::{Array1, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -92,7 +92,7 @@ impl PyGame {
     /// A game on a map of the 2010 Google AI Challenge (its text), for two
     /// players.
     #[staticmethod]
-    #[pyo3(signature = (text, max_ticks=2000, fault_policy="straight", record=false))]
+    #[pyo3(signature = (text, max_ticks=defaults::MAX_TICKS, fault_policy=defaults::FAULT_POLICY.as_str(), record=false))]
     fn from_map(text: &str, max_ticks: u32, fault_policy: &str, record: bool) -> PyResult<PyGame> {
         let file = MapFile::parse(text.to_string()).map_err(value_error)?;
         let config = file.config(max_ticks, policy(fault_policy)?);
@@ -427,5 +427,5 @@ pub fn generate_map<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let config: Config = PyConfig::or_default(config);
     let map = map::generate(&config, seed).map_err(value_error)?;
-    convert::from_json(py, &lightcycles_host::view::map::json(&map))
+    convert::from_json(py, &map::to_json(&map))
 }

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use lightcycles_core::{Config, FastGame};
+use lightcycles_core::{defaults, Config, FastGame};
 use lightcycles_host::bot::adapter::Hosting;
 use lightcycles_host::bot::process::log::LOGS_DIR;
 use lightcycles_host::bot::spec::Entrant;
@@ -82,7 +82,7 @@ fn made_dir(dir: Option<PathBuf>) -> PyResult<Option<PathBuf>> {
 /// get_move(obs) -> str, called with the host's time limits (a late,
 /// raising or invalid answer is a fault, as for every bot).
 #[pyfunction]
-#[pyo3(signature = (bots, rounds=10, seed=0, swap=false, jobs=1, out_dir=None, time_ms=50, time_first_ms=1000, config=None, isolate=false))]
+#[pyo3(signature = (bots, rounds=10, seed=0, swap=false, jobs=1, out_dir=None, time_ms=defaults::TIME_MS, time_first_ms=defaults::TIME_FIRST_MS, config=None, isolate=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn play(
     py: Python<'_>,

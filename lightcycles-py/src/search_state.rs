@@ -213,13 +213,7 @@ impl PySearchState {
     /// Game.safe_moves).
     fn safe_moves<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyList>> {
         let id = self.player_id(player)?;
-        let moves: Vec<&str> = if self.state.is_alive(id) {
-            let c = self.state.config();
-            let p = self.state.player(id);
-            p.safe_moves(c.width, c.height, |pos| self.state.cell_is_empty(pos)).iter().map(|d| d.as_str()).collect()
-        } else {
-            Vec::new()
-        };
+        let moves: Vec<&str> = lean::safe_moves(&self.state, id).iter().map(|d| d.as_str()).collect();
         PyList::new(py, moves)
     }
 

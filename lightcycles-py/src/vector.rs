@@ -9,7 +9,7 @@
 //! user writes cannot reach the boards.
 
 use lightcycles_core::rng::game_seed;
-use lightcycles_core::{map, Action, Config, Dir, Engine, FastGame, Map, Pos, Position, EMPTY, ROCK};
+use lightcycles_core::{defaults, map, Action, Config, Dir, Engine, FastGame, Map, Pos, Position, EMPTY, ROCK};
 use numpy::ndarray::{Array1, Array2, Array3, Array5, Axis};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray5, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
@@ -392,7 +392,7 @@ const MAX_ENVS: usize = 1 << 20;
 #[pymethods]
 impl PyGameBatch {
     #[new]
-    #[pyo3(signature = (num_envs, config=None, seed=0, copy=true, obs_type="grid", egocentric=false, view=None, dtype=None, action_mask=false, opponent=None, seat=0, time_ms=50, map_pool=DEFAULT_POOL))]
+    #[pyo3(signature = (num_envs, config=None, seed=0, copy=true, obs_type="grid", egocentric=false, view=None, dtype=None, action_mask=false, opponent=None, seat=0, time_ms=defaults::TIME_MS, map_pool=DEFAULT_POOL))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

@@ -1,7 +1,8 @@
 //! The start of a game: the map (rocks and start cells), its seeded
 //! generator ([`generate()`], docs/RULES.md section 4), the connectivity check
 //! the generator relies on, and the 2010 Google AI Challenge map format
-//! ([`parse_2010`], section 9).
+//! ([`parse_2010`], section 9), a file of it as a run holds it ([`MapFile`])
+//! and, with the feature `serde`, a map as JSON (`to_json`).
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -10,11 +11,17 @@ use crate::config::{ConfigError, MAX_SIDE, MIN_SIDE};
 use crate::geometry::{Dir, Pos};
 
 mod connectivity;
+mod file;
 mod format_2010;
 mod generate;
+#[cfg(feature = "serde")]
+mod json;
 
+pub use file::MapFile;
 pub use format_2010::{parse_2010, MapParseError};
 pub use generate::{generate, generate_reference};
+#[cfg(feature = "serde")]
+pub use json::to_json;
 
 /// A player's start cell and direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

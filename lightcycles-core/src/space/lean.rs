@@ -21,7 +21,7 @@
 
 use crate::bitboard::fill_down;
 use crate::config::MAX_PLAYERS;
-use crate::geometry::{Dir, Pos};
+use crate::geometry::{Dir, DirSet, Pos};
 use crate::search_state::{SearchState, MAX_SEARCH_SIDE};
 
 use super::Voronoi;
@@ -158,6 +158,32 @@ fn count(plane: &[u64]) -> u32 {
 fn touches(state: &SearchState, room: &Plane, pos: Pos) -> bool {
     let (w, h) = (state.config().width, state.config().height);
     Dir::ALL.iter().filter_map(|&d| pos.step(d, w, h)).any(|q| room[q.y as usize] >> q.x & 1 != 0)
+}
+
+/// Whether the living players are separated (as [`super::separated`]): no
+/// path of free cells joins the heads of any two of them.
+pub fn separated(state: &SearchState) -> bool {
+    let alive = state.alive_mask();
+    let living = || (0..state.num_players()).filter(move |&id| alive >> id & 1 != 0);
+    let mut room = [0u64; MAX_SEARCH_SIDE as usize];
+    for p in living() {
+        reachable_cells(state, state.head(p), &mut room);
+        if living().any(|q| q != p && touches(state, &room, state.head(q))) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The moves of player `id` that do not crash into the board as it is now
+/// (as [`super::safe_moves`]): empty for an eliminated player or an id out
+/// of range.
+pub fn safe_moves(state: &SearchState, id: usize) -> DirSet {
+    if id >= state.num_players() || !state.is_alive(id) {
+        return DirSet::NONE;
+    }
+    let c = state.config();
+    state.player(id).safe_moves(c.width, c.height, |pos| state.cell_is_empty(pos))
 }
 
 /// The Voronoi split of the free cells between the living players (as
@@ -378,6 +404,10 @@ mod tests {
             assert_eq!(&plane[..h], scratch.owned(id), "cells of player {id}");
         }
         assert_eq!(voronoi(&lean), want);
+        assert_eq!(separated(&lean), space::separated(fast), "separated");
+        for id in 0..=fast.num_players() {
+            assert_eq!(safe_moves(&lean, id), space::safe_moves(fast, id), "safe moves of {id}");
+        }
     }
 
     #[test]

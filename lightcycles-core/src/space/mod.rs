@@ -101,6 +101,13 @@ impl Scratch {
         let layout = self.layout?;
         (0..self.players).find(|&id| layout.get(self.owned(id), pos))
     }
+
+    /// [`Scratch::owner`] of every cell of the board of the last
+    /// [`voronoi_with`], row by row (nothing before any call).
+    pub fn owners(&self) -> impl Iterator<Item = Option<usize>> + '_ {
+        let (w, h) = self.layout.map_or((0, 0), |l| (l.width(), l.height()));
+        (0..h).flat_map(move |y| (0..w).map(move |x| self.owner(Pos::new(x as u8, y as u8))))
+    }
 }
 
 /// The number of free cells a cycle at `from` can reach: the free cells
@@ -163,6 +170,27 @@ pub fn separated_with(game: &FastGame, scratch: &mut Scratch) -> bool {
     true
 }
 
+/// Whether players `a` and `b` can no longer meet: no free cell is
+/// reachable by both, so each fills its own room. True when either is no
+/// longer riding (or is no player), false for `a == b` while it rides.
+pub fn separated_pair(game: &FastGame, a: usize, b: usize) -> bool {
+    separated_pair_with(game, a, b, &mut Scratch::for_game(game))
+}
+
+/// [`separated_pair`] with caller-provided memory.
+pub fn separated_pair_with(game: &FastGame, a: usize, b: usize, scratch: &mut Scratch) -> bool {
+    if !game.is_alive(a) || !game.is_alive(b) {
+        return true;
+    }
+    if a == b {
+        return false;
+    }
+    reachable_with(game, game.head(a), scratch);
+    // b's room is the free cells joined to its head's neighbours: the rooms
+    // meet when a reaches one of those neighbours.
+    !game.layout().any_neighbour(scratch.reached(), game.head(b))
+}
+
 /// The moves of player `id` that do not crash into the board as it is now
 /// ([`PlayerState::safe_moves`](crate::player::PlayerState::safe_moves)
 /// on the engine's cells). Other players' moves this tick are not
@@ -180,6 +208,17 @@ pub fn safe_moves<E: Engine>(game: &E, id: usize) -> DirSet {
     p.safe_moves(config.width, config.height, |c| game.cell(c) == EMPTY)
 }
 
+/// The moves a search tries for player `id`: its [`safe_moves`], or going
+/// straight on when every move crashes (one lost move stands for all).
+pub fn safe_moves_or_straight(game: &FastGame, id: usize) -> DirSet {
+    let safe = safe_moves(game, id);
+    if safe.is_empty() {
+        DirSet::NONE.with(game.dir(id))
+    } else {
+        safe
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +226,7 @@ mod tests {
     use crate::geometry::{CellValue, Dir, ROCK};
     use crate::player::PlayerState;
     use crate::position::Position;
+    use crate::testing::Drawing;
     use alloc::collections::VecDeque;
     use alloc::format;
     use alloc::string::String;
@@ -196,35 +236,16 @@ mod tests {
     /// player 0…7, `A`…`H` its head. Players listed in `dead` are
     /// eliminated; every player faces `dir`.
     fn drawn(rows: &[&str], dead: &[usize], dir: Dir) -> FastGame {
-        let (w, h) = (rows[0].len() as u32, rows.len() as u32);
-        let mut grid = Vec::new();
-        let mut heads = [None; MAX_PLAYERS];
-        for (y, row) in rows.iter().enumerate() {
-            for (x, ch) in row.bytes().enumerate() {
-                grid.push(match ch {
-                    b'.' => EMPTY,
-                    b'#' => ROCK,
-                    b'a'..=b'h' => (ch - b'a') as CellValue,
-                    b'A'..=b'H' => {
-                        heads[(ch - b'A') as usize] = Some(Pos::new(x as u8, y as u8));
-                        (ch - b'A') as CellValue
-                    }
-                    _ => panic!("unknown cell {ch}"),
-                });
-            }
-        }
-        let players: Vec<PlayerState> = heads
-            .iter()
-            .enumerate()
-            .map_while(|(id, head)| {
-                let pos = (*head)?;
-                let trail = grid.iter().filter(|&&v| v == id as CellValue).count() as u32;
-                let alive = !dead.contains(&id);
-                Some(PlayerState { pos, dir, alive, trail, eliminated_at: (!alive).then_some(1) })
+        let drawing = Drawing::parse(rows);
+        let players: Vec<PlayerState> = (0..drawing.players())
+            .map(|id| {
+                let (pos, trail, alive) = (drawing.heads[id].unwrap(), drawing.trail(id), !dead.contains(&id));
+                PlayerState { pos, dir, alive, trail, eliminated_at: (!alive).then_some(1) }
             })
             .collect();
-        let config = Config { width: w, height: h, players: players.len() as u32, ..Config::default() };
-        FastGame::from_position(&Position { config, tick: 1, grid, players }).unwrap()
+        let (width, height) = (drawing.width, drawing.height);
+        let config = Config { width, height, players: players.len() as u32, ..Config::default() };
+        FastGame::from_position(&Position { config, tick: 1, grid: drawing.grid, players }).unwrap()
     }
 
     /// Plain breadth-first distances through empty cells from `from`

@@ -20,8 +20,10 @@ use lightcycles_ffi::{
     lc_search_state_step_from, lc_search_state_voronoi, LcGame, LcSearchState, LcStatus,
 };
 
-use super::lean::LeanScript;
-use super::{per_op, Script};
+use crate::bench::lean::LeanScript;
+use crate::bench::script::Script;
+use crate::bench::table::{show, Unit};
+use crate::bench::timing::per_op;
 
 /// One line of the C ABI table: the same work through the `lc_*`
 /// functions and in Rust.
@@ -175,8 +177,8 @@ pub fn print_abi_table<W: std::io::Write + ?Sized>(out: &mut W, rows: &[AbiRow])
             out,
             "| {} | {} | {} | {:.2}× |",
             row.what,
-            super::show(row.abi, super::Unit::Nanos),
-            super::show(row.rust, super::Unit::Nanos),
+            show(row.abi, Unit::Nanos),
+            show(row.rust, Unit::Nanos),
             row.abi / row.rust
         )?;
     }

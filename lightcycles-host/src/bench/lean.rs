@@ -7,8 +7,10 @@ use std::time::Duration;
 use lightcycles_core::search_state::SearchState;
 use lightcycles_core::{Action, Config, FastGame, Pos};
 
-use super::limit::Probe;
-use super::{per_op, per_op_seeded, BotRng, Moves, Script};
+use crate::bench::bots::{BotRng, Moves};
+use crate::bench::limit::Probe;
+use crate::bench::script::Script;
+use crate::bench::timing::{per_op, per_op_seeded};
 
 /// The scripted game of the step rows as search states and probes.
 pub(crate) struct LeanScript {

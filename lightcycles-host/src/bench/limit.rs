@@ -98,7 +98,7 @@ impl Probe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::{board_at, steady};
+    use crate::bench::bots::{board_at, steady};
     use lightcycles_core::{Config, Dir, SplitMix64};
 
     /// The probe plays the rules' game, tick by tick, on the bench's board

@@ -10,7 +10,9 @@ use lightcycles_core::engine::Engine;
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{Config, FastGame};
 
-use super::{board_at, per_op, show, steady, Unit, EARLY_TICK, MID_TICK};
+use crate::bench::bots::{board_at, steady, EARLY_TICK, MID_TICK};
+use crate::bench::table::{show, Unit};
+use crate::bench::timing::per_op;
 
 /// One line of the search bot's table: a figure of its own.
 #[derive(Clone, Debug, PartialEq)]

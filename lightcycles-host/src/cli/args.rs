@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
-use lightcycles_core::FaultPolicy;
+use lightcycles_core::{defaults, FaultPolicy};
 
 use crate::bot::adapter::Hosting;
 use crate::bot::builtin::Builtin;
@@ -389,16 +389,16 @@ pub struct MergeArgs {
 #[derive(Clone, Debug, Args)]
 pub struct BoardArgs {
     /// Board width, 8 to 255 (16 or more for 3 bots or more).
-    #[arg(long, value_name = "W", default_value_t = 48, conflicts_with = "map")]
+    #[arg(long, value_name = "W", default_value_t = defaults::WIDTH, conflicts_with = "map")]
     pub width: u32,
     /// Board height, 8 to 255 (16 or more for 3 bots or more).
-    #[arg(long, value_name = "H", default_value_t = 36, conflicts_with = "map")]
+    #[arg(long, value_name = "H", default_value_t = defaults::HEIGHT, conflicts_with = "map")]
     pub height: u32,
     /// The tick cap, 1 to 1000000: at the cap the survivors draw.
-    #[arg(long = "max-ticks", value_name = "N", default_value_t = 2000)]
+    #[arg(long = "max-ticks", value_name = "N", default_value_t = defaults::MAX_TICKS)]
     pub max_ticks: u32,
     /// Rock cover of seeded maps in percent, 0 to 25.
-    #[arg(long = "rock-density", value_name = "P", default_value_t = 4, conflicts_with = "map")]
+    #[arg(long = "rock-density", value_name = "P", default_value_t = defaults::ROCK_DENSITY, conflicts_with = "map")]
     pub rock_density: u32,
     /// What a fault (invalid line, timeout, crash) costs.
     #[arg(long = "fault-policy", value_name = "POLICY", value_enum, default_value_t = PolicyArg::Straight)]
@@ -408,11 +408,11 @@ pub struct BoardArgs {
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
     /// Time for a bot's first answer, in milliseconds.
-    #[arg(long = "time-first-ms", value_name = "MS", default_value_t = 1000,
+    #[arg(long = "time-first-ms", value_name = "MS", default_value_t = defaults::TIME_FIRST_MS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub time_first_ms: u64,
     /// Time for each later answer, in milliseconds.
-    #[arg(long = "time-ms", value_name = "MS", default_value_t = 50,
+    #[arg(long = "time-ms", value_name = "MS", default_value_t = defaults::TIME_MS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub time_ms: u64,
     /// Time limits of one bot, by its display name: FIRST_MS,MS (first
@@ -488,16 +488,16 @@ pub struct MapArgs {
     #[arg(short = 's', long, value_name = "S", default_value_t = 0)]
     pub seed: u64,
     /// Board width, 8 to 255 (16 or more for 3 players or more).
-    #[arg(long, value_name = "W", default_value_t = 48)]
+    #[arg(long, value_name = "W", default_value_t = defaults::WIDTH)]
     pub width: u32,
     /// Board height, 8 to 255 (16 or more for 3 players or more).
-    #[arg(long, value_name = "H", default_value_t = 36)]
+    #[arg(long, value_name = "H", default_value_t = defaults::HEIGHT)]
     pub height: u32,
     /// Players, 2 to 8.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(long, value_name = "N", default_value_t = defaults::PLAYERS)]
     pub players: u32,
     /// Rock cover in percent, 0 to 25.
-    #[arg(long = "rock-density", value_name = "P", default_value_t = 4)]
+    #[arg(long = "rock-density", value_name = "P", default_value_t = defaults::ROCK_DENSITY)]
     pub rock_density: u32,
     /// Print JSON (width, height, rocks, start, as in a replay) instead of a picture.
     #[arg(long)]

@@ -39,18 +39,7 @@ pub struct Board {
     pub time_margin_ms: u64,
 }
 
-/// Board width of a default game.
-pub const WIDTH: u32 = 48;
-/// Board height of a default game.
-pub const HEIGHT: u32 = 36;
-/// Rock cover of a default game, in percent.
-pub const ROCK_DENSITY: u32 = 4;
-/// The tick cap of a default game.
-pub const MAX_TICKS: u32 = 2000;
-/// Time for a bot's first answer by default, in milliseconds.
-pub const TIME_FIRST_MS: u64 = 1000;
-/// Time for each later answer by default, in milliseconds.
-pub const TIME_MS: u64 = 50;
+pub use lightcycles_core::defaults::{HEIGHT, MAX_TICKS, ROCK_DENSITY, TIME_FIRST_MS, TIME_MS, WIDTH};
 
 impl Default for Board {
     fn default() -> Self {
@@ -59,7 +48,7 @@ impl Default for Board {
             height: None,
             max_ticks: MAX_TICKS,
             rock_density: None,
-            fault_policy: FaultPolicy::Straight,
+            fault_policy: lightcycles_core::defaults::FAULT_POLICY,
             map: None,
             time_first_ms: TIME_FIRST_MS,
             time_ms: TIME_MS,
@@ -142,11 +131,11 @@ impl Board {
             push("--rock-density", rocks.to_string(), ROCK_DENSITY.to_string());
         }
         push("--max-ticks", self.max_ticks.to_string(), MAX_TICKS.to_string());
-        let policy = match self.fault_policy {
-            FaultPolicy::Straight => "straight",
-            FaultPolicy::Eliminate => "eliminate",
-        };
-        push("--fault-policy", policy.to_string(), "straight".to_string());
+        push(
+            "--fault-policy",
+            self.fault_policy.as_str().to_string(),
+            lightcycles_core::defaults::FAULT_POLICY.as_str().to_string(),
+        );
         if let Some(map) = &self.map {
             push("--map", map.display().to_string(), String::new());
         }

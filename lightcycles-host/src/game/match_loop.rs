@@ -10,13 +10,14 @@
 
 use std::time::Duration;
 
-use lightcycles_core::map::{self, parse_2010};
 use lightcycles_core::replay::{Origin, Recorder, Replay, TimeLimits};
-use lightcycles_core::{
-    Answer, Config, Engine, FaultKind, FaultPolicy, GameError, Map, MapParseError, Outcome, StepError,
-};
+use lightcycles_core::{defaults, map};
+use lightcycles_core::{Answer, Config, Engine, FaultKind, GameError, Outcome, StepError};
 
 use crate::bot::{Asked, Bot, Reply, Turn};
+
+/// Where a run's map file was defined before it moved to the core.
+pub use lightcycles_core::map::MapFile;
 
 /// The time a bot has to answer one observation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +31,7 @@ pub struct Limits {
 impl Default for Limits {
     /// 1000 ms for the first tick, 50 ms after (as on CodinGame).
     fn default() -> Self {
-        Limits { first: Duration::from_millis(1000), rest: Duration::from_millis(50) }
+        Limits { first: Duration::from_millis(defaults::TIME_FIRST_MS), rest: Duration::from_millis(defaults::TIME_MS) }
     }
 }
 
@@ -88,37 +89,6 @@ impl AnswerTimes {
         self.timed = self.timed.saturating_add(other.timed);
         self.near = self.near.saturating_add(other.near);
         self.in_margin = self.in_margin.saturating_add(other.in_margin);
-    }
-}
-
-/// A map file of the 2010 Google AI Challenge (docs/RULES.md section 9), loaded
-/// once for a whole run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MapFile {
-    /// The file's text, recorded in every replay.
-    pub text: String,
-    /// The map it describes.
-    pub map: Map,
-}
-
-impl MapFile {
-    /// Parses a map file's text.
-    pub fn parse(text: String) -> Result<MapFile, MapParseError> {
-        let map = parse_2010(&text)?;
-        Ok(MapFile { text, map })
-    }
-
-    /// The configuration of a game on this map: its size, 2 players, no
-    /// generated rocks (the map brings its own).
-    pub fn config(&self, max_ticks: u32, fault_policy: FaultPolicy) -> Config {
-        Config {
-            width: self.map.width,
-            height: self.map.height,
-            players: self.map.starts.len() as u32,
-            max_ticks,
-            rock_density: 0,
-            fault_policy,
-        }
     }
 }
 
@@ -344,6 +314,7 @@ mod tests {
     use crate::bot::builtin::Builtin;
     use crate::bot::{BotContext, Failed};
     use lightcycles_core::replay::verify;
+    use lightcycles_core::FaultPolicy;
     use lightcycles_core::ReferenceGame;
 
     fn bots(kinds: &[Builtin], seed: u64) -> Vec<Box<dyn Bot>> {

@@ -18,8 +18,9 @@ use crate::bot::adapter::Hosting;
 use crate::bot::process::log::LogPlace;
 use crate::bot::spec::BotSpec;
 use crate::bot::{BotContext, Reply, Turn};
-use crate::game::match_loop::{Limits, MapFile};
+use crate::game::match_loop::Limits;
 use crate::io::untrusted::terminal_text;
+use lightcycles_core::MapFile;
 
 /// How many lines of a broken bot's stderr are shown.
 pub const SHOWN_LINES: usize = 12;

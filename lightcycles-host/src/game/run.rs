@@ -22,8 +22,9 @@ use lightcycles_core::{Answer, Config, Engine, Outcome};
 
 use crate::bot::spec::Entrant;
 use crate::bot::{Bot, BotContext, Failed};
-use crate::game::match_loop::{self, AnswerTimes, FaultCounts, GameSetup, Limits, MapFile, MatchError, Timing};
+use crate::game::match_loop::{self, AnswerTimes, FaultCounts, GameSetup, Limits, MatchError, Timing};
 use crate::game::pool;
+use lightcycles_core::MapFile;
 
 /// What every game of a run is: its board and rules, its map file, its time
 /// limits, and where its replay goes.

@@ -17,7 +17,7 @@
 //! Replies that cut a branch off are tried first at the same depth
 //! elsewhere (killer replies).
 
-use lightcycles_core::space::safe_moves;
+use lightcycles_core::space::{safe_moves, safe_moves_or_straight};
 use lightcycles_core::{Action, Dir, DirSet, Engine, FastGame};
 
 use super::budget::Budget;
@@ -114,7 +114,7 @@ impl Duel {
         beta: i32,
         budget: &mut Budget,
     ) -> i32 {
-        let replies = moves_of(&self.stack[ply], self.other);
+        let replies = safe_moves_or_straight(&self.stack[ply], self.other);
         let mut order = [Dir::N; 4];
         let n = ordered(replies, self.killers[ply], &mut order);
         let mut best = WIN + 1;
@@ -171,7 +171,7 @@ impl Duel {
             }
         }
         let mut order = [Dir::N; 4];
-        let n = ordered(moves_of(&self.stack[ply], self.me), hint, &mut order);
+        let n = ordered(safe_moves_or_straight(&self.stack[ply], self.me), hint, &mut order);
         let (mut best, mut best_dir, mut alpha_now) = (-WIN - 1, None, alpha);
         for &m in &order[..n] {
             let v = self.reply(graph, ply, depth, m, alpha_now, beta, budget);
@@ -220,17 +220,6 @@ impl RootSearch for Duel {
 
     fn completed(&mut self, depth: u32, best: Dir, value: i32) {
         self.table.store(self.keys[0], 0, depth as u8, value, Bound::Exact, Some(best));
-    }
-}
-
-/// The moves worth trying for `id`: those that do not crash at once, or,
-/// when every move crashes, going straight on (one move stands for all).
-fn moves_of(game: &FastGame, id: usize) -> DirSet {
-    let safe = safe_moves(game, id);
-    if safe.is_empty() {
-        DirSet::NONE.with(game.dir(id))
-    } else {
-        safe
     }
 }
 

@@ -17,8 +17,8 @@
 //! counted in ticks (later is better), being the last rider a win. Moves are
 //! applied together with the engine's `step`, as in the game.
 
-use lightcycles_core::space::safe_moves;
-use lightcycles_core::{Action, Dir, DirSet, Engine, FastGame, Pos};
+use lightcycles_core::space::{safe_moves, safe_moves_or_straight};
+use lightcycles_core::{Action, Dir, Engine, FastGame, Pos};
 
 use super::alphabeta::{deepen, Decision, RootSearch};
 use super::budget::Budget;
@@ -96,7 +96,7 @@ impl Paranoid {
         // Each near rider's moves, and the number of joint replies.
         let mut options = [([Dir::N; 4], 0usize); NEAR];
         for (slot, &p) in options.iter_mut().zip(&self.near) {
-            for d in moves_of(game, p).iter() {
+            for d in safe_moves_or_straight(game, p).iter() {
                 slot.0[slot.1] = d;
                 slot.1 += 1;
             }
@@ -142,7 +142,7 @@ impl Paranoid {
     fn choice(&mut self, graph: &CellGraph, ply: usize, depth: u32, alpha: i32, beta: i32, budget: &mut Budget) -> i32 {
         let mut best = -WIN - 1;
         let mut alpha = alpha;
-        for m in moves_of(&self.stack[ply], self.me).iter() {
+        for m in safe_moves_or_straight(&self.stack[ply], self.me).iter() {
             let v = self.reply(graph, ply, depth, m, alpha, beta, budget);
             if budget.stopped() {
                 return 0;
@@ -168,17 +168,6 @@ impl Paranoid {
 impl RootSearch for Paranoid {
     fn root_move(&mut self, graph: &CellGraph, mine: Dir, depth: u32, alpha: i32, budget: &mut Budget) -> i32 {
         self.reply(graph, 0, depth, mine, alpha, WIN + 1, budget)
-    }
-}
-
-/// The moves worth trying for `id`: those that do not crash at once, or
-/// going straight on when every move crashes.
-fn moves_of(game: &FastGame, id: usize) -> DirSet {
-    let safe = safe_moves(game, id);
-    if safe.is_empty() {
-        DirSet::NONE.with(game.dir(id))
-    } else {
-        safe
     }
 }
 
