@@ -1,6 +1,7 @@
 //! `lightcycles.check_bots`: the probe a run makes of every bot before its
 //! first game, on its own.
 
+use lightcycles_core::defaults;
 use lightcycles_host::bot::adapter::plugin::isolated;
 use lightcycles_host::game::preflight;
 use pyo3::exceptions::PyValueError;
@@ -17,7 +18,7 @@ use crate::play::{entrants, hosting, limits, run_config};
 /// game 0; raises ValueError naming each bot that cannot play,
 /// with the first lines of its stderr. Callables are not probed.
 #[pyfunction]
-#[pyo3(signature = (bots, seed=0, time_first_ms=1000, config=None, isolate=None))]
+#[pyo3(signature = (bots, seed=0, time_first_ms=defaults::TIME_FIRST_MS, config=None, isolate=None))]
 pub fn check_bots(
     py: Python<'_>,
     bots: Bound<'_, PyAny>,

@@ -104,3 +104,20 @@ impl PyConfig {
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
+
+/// The defaults of a game and a run, as `lightcycles.DEFAULTS` shows them:
+/// the keywords whose default the signatures write as `...` (they are the
+/// core's constants, `lightcycles_core::defaults`).
+pub(crate) fn defaults_dict(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
+    use lightcycles_core::defaults as d;
+    let dict = pyo3::types::PyDict::new(py);
+    dict.set_item("width", d::WIDTH)?;
+    dict.set_item("height", d::HEIGHT)?;
+    dict.set_item("players", d::PLAYERS)?;
+    dict.set_item("max_ticks", d::MAX_TICKS)?;
+    dict.set_item("rock_density", d::ROCK_DENSITY)?;
+    dict.set_item("fault_policy", d::FAULT_POLICY.as_str())?;
+    dict.set_item("time_first_ms", d::TIME_FIRST_MS)?;
+    dict.set_item("time_ms", d::TIME_MS)?;
+    Ok(dict)
+}

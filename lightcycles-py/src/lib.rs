@@ -51,6 +51,7 @@ fn _lightcycles(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // metadata: one version, written once.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("PLANES", obs::PLANE_NAMES.to_vec())?;
+    m.add("DEFAULTS", config::defaults_dict(m.py())?)?;
     m.add_class::<config::PyConfig>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<replay::PyReplay>()?;

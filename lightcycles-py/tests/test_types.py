@@ -35,3 +35,16 @@ def test_a_bare_string_of_bots_is_a_type_error_and_a_list_is_not(tmp_path):
         tmp_path,
     )
     assert good.returncode == 0, good.stdout
+
+
+def test_the_defaults_are_the_cores_and_every_keyword_takes_them():
+    import lightcycles as lc
+
+    d = lc.DEFAULTS
+    c = lc.Config()
+    assert (c.width, c.height, c.players, c.max_ticks, c.rock_density, c.fault_policy) == (
+        d["width"], d["height"], d["players"], d["max_ticks"], d["rock_density"], d["fault_policy"]
+    )
+    assert (d["width"], d["height"], d["time_first_ms"], d["time_ms"]) == (48, 36, 1000, 50), "the rule book's game"
+    game = lc.Game.from_map("10 9\n##########\n#        #\n#        #\n#        #\n#1      2#\n#        #\n#        #\n#        #\n##########\n")
+    assert (game.config.max_ticks, game.config.fault_policy) == (d["max_ticks"], d["fault_policy"])

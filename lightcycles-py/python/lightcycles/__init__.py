@@ -15,6 +15,7 @@ The rules are those of docs/RULES.md in the repository.
 from typing import Any
 
 from lightcycles._lightcycles import (
+    DEFAULTS,
     PLANES,
     CallableTimeout,
     Config,
@@ -50,6 +51,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "DEFAULTS",
     "PLANES",
     "CallableTimeout",
     "Config",

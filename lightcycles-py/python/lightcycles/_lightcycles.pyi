@@ -18,6 +18,7 @@ _StrPath = Union[str, PathLike[str]]
 __all__ = [
     "__version__",
     "PLANES",
+    "DEFAULTS",
     "Config",
     "Game",
     "Replay",
@@ -39,6 +40,10 @@ __all__ = [
 __version__: str
 #: The names of the five planes of Game.planes, in order.
 PLANES: List[str]
+#: The defaults of a game and a run (board, ticks, rocks, fault policy,
+#: time limits): the core's constants, which the keywords written ``...``
+#: below default to.
+DEFAULTS: Dict[str, Any]
 
 class GameOver(RuntimeError): ...
 
@@ -56,12 +61,12 @@ class CallableTimeout(BaseException):
 class Config:
     def __new__(
         cls,
-        width: int = 48,
-        height: int = 36,
-        players: int = 2,
-        max_ticks: int = 2000,
-        rock_density: int = 4,
-        fault_policy: str = "straight",
+        width: int = ...,  # DEFAULTS["width"]
+        height: int = ...,  # DEFAULTS["height"]
+        players: int = ...,  # DEFAULTS["players"]
+        max_ticks: int = ...,  # DEFAULTS["max_ticks"]
+        rock_density: int = ...,  # DEFAULTS["rock_density"]
+        fault_policy: str = ...,  # DEFAULTS["fault_policy"]
     ) -> "Config": ...
     @property
     def width(self) -> int: ...
@@ -80,9 +85,9 @@ class Config:
 class Game:
     def __new__(cls, config: Optional[Config] = None, seed: int = 0, record: bool = False) -> "Game": ...
     @staticmethod
-    def from_map(text: str, max_ticks: int = 2000, fault_policy: str = "straight", record: bool = False) -> "Game": ...
+    def from_map(text: str, max_ticks: int = ..., fault_policy: str = ..., record: bool = False) -> "Game": ...
     @staticmethod
-    def from_observation(obs: Dict[str, Any], fault_policy: str = "straight") -> "Game": ...
+    def from_observation(obs: Dict[str, Any], fault_policy: str = ...) -> "Game": ...
     def step(self, moves: Sequence[_Move], faults: Optional[Sequence[_Fault]] = None) -> None: ...
     @property
     def tick(self) -> int: ...
@@ -187,8 +192,8 @@ def play(
     swap: bool = False,
     jobs: int = 1,
     out_dir: Optional[Union[str, PathLike[str]]] = None,
-    time_ms: int = 50,
-    time_first_ms: int = 1000,
+    time_ms: int = ...,  # DEFAULTS["time_ms"]
+    time_first_ms: int = ...,  # DEFAULTS["time_first_ms"]
     config: Optional[Config] = None,
     isolate: bool = False,
 ) -> PlayResult: ...
@@ -242,7 +247,7 @@ def merge_results(
 def check_bots(
     bots: _Bots,
     seed: int = 0,
-    time_first_ms: int = 1000,
+    time_first_ms: int = ...,  # DEFAULTS["time_first_ms"]
     config: Optional[Config] = None,
     isolate: Optional[bool] = None,
 ) -> None: ...
@@ -262,7 +267,7 @@ class GameBatch:
         action_mask: bool = False,
         opponent: Optional[_Bot] = None,
         seat: int = 0,
-        time_ms: int = 50,
+        time_ms: int = ...,  # DEFAULTS["time_ms"]
         map_pool: int = ...,  # 4096, the Rust default
     ) -> "GameBatch": ...
     @property
