@@ -6,6 +6,7 @@
 //! FORM := "builtin:" BUILTIN | "cmd:" COMMAND | "tron2010:" COMMAND
 //!       | PATH ending in ".py" | FOLDER holding "main.py"
 //!       | PATH ending in ".so", ".dylib" or ".dll"
+//!       | "wasm:" PATH | PATH ending in ".wasm"
 //! ```
 //!
 //! A bot without `NAME=` is named as a person would call it: a builtin by
@@ -111,7 +112,7 @@ pub enum SpecError {
 
 /// The grammar, for error messages.
 pub const GRAMMAR: &str =
-    "[NAME=]builtin:BOT, [NAME=]cmd:COMMAND, [NAME=]tron2010:COMMAND, [NAME=]PATH.py, [NAME=]FOLDER (holding main.py) or [NAME=]PATH.so/.dylib/.dll";
+    "[NAME=]builtin:BOT, [NAME=]cmd:COMMAND, [NAME=]tron2010:COMMAND, [NAME=]PATH.py, [NAME=]FOLDER (holding main.py) or [NAME=]PATH.so/.dylib/.dll or [NAME=][wasm:]PATH.wasm";
 
 /// Whether `name` may be a display name: letters, digits, `_`, `-`, `.`.
 pub fn is_valid_name(name: &str) -> bool {

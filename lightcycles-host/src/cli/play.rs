@@ -33,7 +33,7 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     if let Some(dir) = &log_dir {
         output::check_dir_later(dir, "the bot logs' folder").map_err(bad_input)?;
     }
-    let hosting = args.hosting.hosting(true);
+    let hosting = args.hosting.hosting(true, &args.board);
     let entrants = spec::entrants(&args.bots, log_dir.as_deref(), &hosting).map_err(|e| bad_input(e.to_string()))?;
     let players = entrants.len() as u32;
     check_players(&args.bots, entrants.len())?;

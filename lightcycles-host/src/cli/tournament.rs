@@ -58,7 +58,7 @@ pub(crate) fn run(args: &TournamentArgs, out: &mut dyn Write) -> Result<(), Fail
     if let Some(path) = &args.report {
         output::check_file(path, "--report").map_err(bad_input)?;
     }
-    let hosting = args.hosting.hosting(true);
+    let hosting = args.hosting.hosting(true, &args.board);
     let entrants = spec::entrants(&args.bots, log_dir.as_deref(), &hosting).map_err(|e| bad_input(e.to_string()))?;
     let sprt = args.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| bad_input(e.to_string()))?;
     if sprt.is_some() && entrants.len() != 2 {

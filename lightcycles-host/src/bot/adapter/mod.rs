@@ -6,6 +6,7 @@
 //! - [`tron2010`]: bots of the 2010 Google AI Challenge (`tron2010:COMMAND`).
 //! - [`python`]: CodeClash `main.py` bots (`get_move(obs) -> str`).
 //! - [`plugin`]: native plugins (`PATH.so`), in the host or isolated.
+//! - [`wasm`]: WebAssembly modules (`wasm:PATH.wasm`), run under wasmtime.
 //!
 //! A new adapter is a module with a type that implements [`Adapter`], and
 //! one line in [`ADAPTERS`].
@@ -14,6 +15,7 @@ pub mod json_lines;
 pub mod plugin;
 pub mod python;
 pub mod tron2010;
+pub mod wasm;
 
 use std::sync::Arc;
 
@@ -68,6 +70,7 @@ pub static ADAPTERS: &[&dyn Adapter] = &[
     &tron2010::Tron2010Adapter,
     &python::PythonAdapter,
     &plugin::PluginAdapter,
+    &wasm::WasmAdapter,
 ];
 
 /// How the bots of a run are hosted: the limits of every bot process, and
@@ -79,6 +82,8 @@ pub struct Hosting {
     /// Run each native plugin in a child process of the host's binary
     /// (`--isolate`) rather than in the host.
     pub isolate: bool,
+    /// How wasm bots are budgeted: fuel per tick, or the clock.
+    pub wasm: wasm::WasmBudget,
 }
 
 /// The target after `prefix`, for the adapters that run a shell command:
