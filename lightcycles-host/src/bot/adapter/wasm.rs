@@ -131,27 +131,30 @@ fn engine() -> Result<&'static Engine, String> {
         .map_err(Clone::clone)
 }
 
-/// Calls since the ticker last looked, and whether it is parked.
+/// Calls started so far, calls running now, and whether the ticker is parked.
 static CALLS: AtomicU64 = AtomicU64::new(0);
+static RUNNING: AtomicU64 = AtomicU64::new(0);
 static PARKED: AtomicBool = AtomicBool::new(false);
 static TICKER: OnceLock<std::thread::Thread> = OnceLock::new();
 
 /// Starts the thread that moves the engine's epoch on every [`EPOCH`] while
-/// wasm bots are called, and parks when none has been for 100 epochs.
+/// wasm bots are called, and parks when none has run for 100 epochs.
 fn start_ticker(engine: Engine) {
     let spawned = std::thread::Builder::new().name("lightcycles-wasm-epoch".into()).spawn(move || {
         let mut idle = 0u32;
-        let mut seen = CALLS.load(Ordering::Relaxed);
+        let mut seen = CALLS.load(Ordering::SeqCst);
         loop {
             std::thread::sleep(EPOCH);
             engine.increment_epoch();
-            let now = CALLS.load(Ordering::Relaxed);
-            idle = if now == seen { idle + 1 } else { 0 };
+            let now = CALLS.load(Ordering::SeqCst);
+            let quiet = now == seen && RUNNING.load(Ordering::SeqCst) == 0;
+            idle = if quiet { idle + 1 } else { 0 };
             seen = now;
             if idle >= 100 {
                 PARKED.store(true, Ordering::SeqCst);
-                // A call that came in between the store and here sees
-                // PARKED and unparks: park returns at once.
+                // A call that started since `seen` was read saw PARKED and
+                // unparks, or is counted here: no call waits on a parked
+                // ticker.
                 if CALLS.load(Ordering::SeqCst) == seen {
                     std::thread::park();
                 }
@@ -165,13 +168,26 @@ fn start_ticker(engine: Engine) {
     }
 }
 
-/// Tells the ticker a call starts (waking it when it is parked).
-fn call_starts() {
-    CALLS.fetch_add(1, Ordering::SeqCst);
-    if PARKED.load(Ordering::SeqCst) {
-        if let Some(t) = TICKER.get() {
-            t.unpark();
+/// A call into a guest under way: the ticker runs until it is dropped.
+struct Running;
+
+impl Running {
+    /// Tells the ticker a call starts (waking it when it is parked).
+    fn start() -> Running {
+        RUNNING.fetch_add(1, Ordering::SeqCst);
+        CALLS.fetch_add(1, Ordering::SeqCst);
+        if PARKED.load(Ordering::SeqCst) {
+            if let Some(t) = TICKER.get() {
+                t.unpark();
+            }
         }
+        Running
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -282,7 +298,7 @@ fn check_version(compiled: &Compiled) -> Result<(), String> {
     let mut store = new_store(compiled.pre.module().engine(), BotLog::discard(), 64 << 20, true);
     store.set_fuel(CHECK_FUEL).map_err(|e| e.to_string())?;
     store.set_epoch_deadline(ticks(Duration::from_secs(5)));
-    call_starts();
+    let _running = Running::start();
     let instance = compiled
         .pre
         .instantiate(&mut store)
@@ -369,8 +385,12 @@ fn fault_of(error: &wasmtime::Error) -> Fault {
 fn fault_text(error: &wasmtime::Error, fuel: Option<u64>) -> String {
     match (error.downcast_ref::<Trap>(), fuel) {
         (Some(Trap::OutOfFuel), Some(fuel)) => format!("used up its fuel ({fuel})"),
-        (Some(Trap::Interrupt), _) => "still running at the wall-clock backstop, stopped".to_string(),
-        _ => format!("trapped: {}", first_line(&format!("{error:#}"))),
+        (Some(Trap::Interrupt), Some(_)) => {
+            "still running at the wall-clock backstop (10 times the limit and 1 s), stopped".to_string()
+        }
+        (Some(Trap::Interrupt), None) => "still running at its time limit, stopped".to_string(),
+        (Some(trap), _) => format!("trapped: {trap}"),
+        (None, _) => first_line(&format!("{error}")),
     }
 }
 
@@ -499,7 +519,7 @@ impl WasmBot {
         encode(turn, limit.saturating_sub(Duration::from_millis(self.budget.margin_ms)), fuel, &mut self.record);
         let len = self.record.len();
         let deadline = ticks(self.budget.backstop(limit));
-        call_starts();
+        let _running = Running::start();
         let mut live = match self.live.take() {
             Some(live) => live,
             None => {
@@ -633,7 +653,8 @@ impl Adapter for WasmAdapter {
     fn claim(&self, arg: &str, form: &str) -> Option<Result<String, SpecError>> {
         if let Some(path) = form.strip_prefix("wasm:") {
             if path.trim().is_empty() {
-                return Some(Err(SpecError::EmptyCommand { arg: arg.to_string(), prefix: "wasm:" }));
+                let reason = "wasm: needs the path of a .wasm file after the colon".to_string();
+                return Some(Err(SpecError::Unusable { arg: arg.to_string(), reason }));
             }
             return Some(Ok(path.to_string()));
         }
