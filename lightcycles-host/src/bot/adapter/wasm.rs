@@ -204,8 +204,13 @@ static MODULES: Mutex<Option<HashMap<(PathBuf, [u8; 32]), Compiled>>> = Mutex::n
 /// The module of `path`, compiled once per path and content, its imports
 /// and exports checked against the ABI; or what is wrong, naming the file.
 fn compiled(path: &Path) -> Result<Compiled, String> {
+    compiled_bytes(path, read_module(path)?)
+}
+
+/// [`compiled`] for the bytes of a module, named `path` in messages and in
+/// the cache.
+fn compiled_bytes(path: &Path, bytes: Vec<u8>) -> Result<Compiled, String> {
     let shown = path.display();
-    let bytes = read_module(path)?;
     let key = (std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()), Sha256::digest(&bytes).into());
     if let Some(found) = MODULES.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert_with(HashMap::new).get(&key) {
         return Ok(found.clone());
@@ -407,7 +412,23 @@ impl WasmFactory {
     /// The factory of the module at `path`, compiled (or found compiled) and
     /// checked; memory capped at `memory_mb` MiB (0: the 4 GiB of wasm32).
     pub fn new(path: &Path, log: Option<LogPlace>, memory_mb: u64, budget: WasmBudget) -> Result<WasmFactory, String> {
-        let compiled = compiled(path)?;
+        WasmFactory::of(path, compiled(path)?, log, memory_mb, budget)
+    }
+
+    /// [`WasmFactory::new`] for a module in memory, called `name` in
+    /// messages (the bench's trivial bot).
+    pub fn from_bytes(name: &str, bytes: &[u8], memory_mb: u64, budget: WasmBudget) -> Result<WasmFactory, String> {
+        let path = Path::new(name);
+        WasmFactory::of(path, compiled_bytes(path, bytes.to_vec())?, None, memory_mb, budget)
+    }
+
+    fn of(
+        path: &Path,
+        compiled: Compiled,
+        log: Option<LogPlace>,
+        memory_mb: u64,
+        budget: WasmBudget,
+    ) -> Result<WasmFactory, String> {
         let memory_bytes = match memory_mb {
             0 => 4 << 30,
             mb => usize::try_from(mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX),
