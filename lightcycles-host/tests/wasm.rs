@@ -33,33 +33,34 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// The example bot built for wasm32-unknown-unknown (in a target folder of
-/// its own, so that the build does not wait on the one running the tests);
-/// `None`, with a note, where the target is not installed, except under
-/// `CI=true`, where that fails the test.
+/// The example crate `package` built for wasm32-unknown-unknown (in a
+/// target folder of its own, so that the build does not wait on the one
+/// running the tests), as its `.wasm`; `None`, with a note, where the
+/// target is not installed, except under `CI=true`, where that fails.
+fn built(package: &str) -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+    let target_dir = root.join("target").join("wasm-guests");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let out = Command::new(cargo)
+        .args(["build", "--release", "-p", package, "--target", "wasm32-unknown-unknown", "--target-dir"])
+        .arg(&target_dir)
+        .current_dir(&root)
+        .output()
+        .expect("cargo runs");
+    if !out.status.success() {
+        let why = text(&out.stderr);
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(!ci, "CI=true: {package} must build for wasm (rustup target add wasm32-unknown-unknown): {why}");
+        eprintln!("skipped: {package} does not build for wasm32-unknown-unknown here: {why}");
+        return None;
+    }
+    Some(target_dir.join(format!("wasm32-unknown-unknown/release/{}.wasm", package.replace('-', "_"))))
+}
+
+/// examples/wasm-bot, built once per test run.
 fn example_bot() -> Option<PathBuf> {
     static BUILT: OnceLock<Option<PathBuf>> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
-            let target_dir = root.join("target").join("wasm-guests");
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-            let out = Command::new(cargo)
-                .args(["build", "--release", "-p", "wasm-bot", "--target", "wasm32-unknown-unknown", "--target-dir"])
-                .arg(&target_dir)
-                .current_dir(&root)
-                .output()
-                .expect("cargo runs");
-            if !out.status.success() {
-                let why = text(&out.stderr);
-                let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-                assert!(!ci, "CI=true: the wasm example must build (rustup target add wasm32-unknown-unknown): {why}");
-                eprintln!("skipped: examples/wasm-bot does not build for wasm32-unknown-unknown here: {why}");
-                return None;
-            }
-            Some(target_dir.join("wasm32-unknown-unknown/release/wasm_bot.wasm"))
-        })
-        .clone()
+    BUILT.get_or_init(|| built("wasm-bot")).clone()
 }
 
 /// A module of the guest ABI with `lc_move` doing `body`, and
@@ -320,4 +321,24 @@ fn memory_past_the_cap_fails_inside_the_bot() {
         // traps; the next tick starts a fresh instance, which grows twice more.
         assert_eq!(faults(game, 0, "crash"), 1, "{game}");
     }
+}
+
+#[test]
+fn the_search_bot_built_for_wasm_plays_the_games_of_builtin_search_with_its_node_budget() {
+    // Without fuel, examples/wasm-search-bot searches 1,000 nodes an
+    // answer: the host's search code, so the moves of builtin:search:nodes=1000.
+    let Some(search) = built("wasm-search-bot") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let board = ["-r", "2", "--width", "16", "--height", "12", "--time-ms", "60000", "--time-first-ms", "60000"];
+    let play = |spec: &str, out: &str| {
+        let o = dir.path().join(out);
+        let named = format!("search={spec}");
+        let args = [&["play", named.as_str(), "builtin:floodfill", "-o", o.to_str().unwrap()][..], &board].concat();
+        let stdout = ok(&args).stdout;
+        (stdout, files(&o))
+    };
+    let native = play("builtin:search:nodes=1000", "native");
+    let wasm = play(&format!("wasm:{}", search.display()), "wasm");
+    assert_eq!(text(&native.0), text(&wasm.0));
+    assert_eq!(native.1, wasm.1, "byte-identical replays");
 }
