@@ -5,8 +5,14 @@
 
 use lightcycles_wasm_bot::fuel_left;
 
-/// Fuel kept back at the hard stop: enough to unwind and answer.
+/// Fuel kept back at the hard stop, at least: enough to unwind and answer.
 pub const RESERVE: u64 = 20_000;
+
+/// The share of the answer's fuel kept back at the hard stop (one in
+/// this many), as the fuel is checked only between nodes and one node
+/// (an evaluation of the whole board) costs tens of thousands of units
+/// on a large board.
+pub const RESERVE_SHARE: u64 = 4;
 
 /// Of the fuel above [`RESERVE`], the share after which no new iteration
 /// starts: the next one, costing a few times all before it, would not end.
@@ -30,11 +36,12 @@ impl Budget {
     pub fn for_answer(nodes: u64) -> Budget {
         match fuel_left() {
             Some(left) => {
-                let usable = left.saturating_sub(RESERVE);
+                let reserve = RESERVE.max(left / RESERVE_SHARE);
+                let usable = left.saturating_sub(reserve);
                 Budget {
                     nodes: 0,
                     max_nodes: u64::MAX,
-                    floor: Some(RESERVE.min(left)),
+                    floor: Some(reserve.min(left)),
                     deepen_above: left - usable / SOFT_SHARE,
                     stopped: usable == 0,
                 }
