@@ -289,8 +289,11 @@ impl<T: WasmBot> Slot<T> {
         if ptr != self.buffer.get().cast::<u8>().cast_const() || len < 0 || len as usize > MAX_RECORD_BYTES {
             return -2;
         }
-        // SAFETY: the host wrote `len` bytes into our buffer; one call at a time.
-        let bytes = unsafe { core::slice::from_raw_parts(ptr, len as usize) };
+        // The host wrote `len` bytes into our buffer (`ptr` was checked to
+        // be it): read them from the buffer itself.
+        // SAFETY: one call at a time (see the Sync impl).
+        let buffer: &[u8; MAX_RECORD_BYTES] = unsafe { &*self.buffer.get() };
+        let bytes = &buffer[..len as usize];
         let Ok(view) = View::new(bytes) else { return -3 };
         // SAFETY: one call at a time.
         match unsafe { &mut *self.bot.get() } {

@@ -70,7 +70,7 @@ impl WasmBot for Room {
             let (dx, dy) = view.effective(d).delta();
             let room = self.room(view, me.x as i32 + dx, me.y as i32 + dy);
             let tie = self.next();
-            if best.is_none_or(|(r, t, _)| (room, tie) > (r, t)) {
+            if best.map_or(true, |(r, t, _)| (room, tie) > (r, t)) {
                 best = Some((room, tie, d));
             }
         }

@@ -56,7 +56,7 @@ impl Budget {
     }
 
     fn out_of_fuel(&self) -> bool {
-        self.floor.is_some_and(|floor| fuel_left().is_none_or(|left| left <= floor))
+        self.floor.is_some_and(|floor| fuel_left().map_or(true, |left| left <= floor))
     }
 
     /// Counts one node; whether the search must stop now.

@@ -22,6 +22,22 @@ pub mod table;
 #[path = "../../../lightcycles-host/src/bot/builtin/search/zobrist.rs"]
 pub mod zobrist;
 
+/// The search files' own tests name their modules by the host's paths
+/// (`crate::bot::builtin::search::…`); this gives them those paths, so that
+/// they compile here as they do there (they run in lightcycles-host).
+#[cfg(test)]
+mod bot {
+    pub mod builtin {
+        pub mod search {
+            pub use crate::{cells, chambers, testing};
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "../../../lightcycles-host/src/bot/builtin/search/testing.rs"]
+pub mod testing;
+
 use lightcycles_core::{CellValue, Config, Dir, Engine, FastGame, PlayerState, Pos, Position};
 use lightcycles_wasm_bot::{export_bot, View, WasmBot};
 

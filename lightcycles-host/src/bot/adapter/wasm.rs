@@ -197,9 +197,12 @@ struct Compiled {
     pre: InstancePre<Guest>,
 }
 
+/// A module's file (made absolute) and the SHA-256 of its bytes.
+type ModuleKey = (PathBuf, [u8; 32]);
+
 /// Modules compiled so far, by file and content: every game (and every run
 /// of one process, as the tests are) reuses them.
-static MODULES: Mutex<Option<HashMap<(PathBuf, [u8; 32]), Compiled>>> = Mutex::new(None);
+static MODULES: Mutex<Option<HashMap<ModuleKey, Compiled>>> = Mutex::new(None);
 
 /// The module of `path`, compiled once per path and content, its imports
 /// and exports checked against the ABI; or what is wrong, naming the file.
@@ -332,7 +335,15 @@ struct Guest {
 const GUEST_LOG_BYTES: usize = 1 << 20;
 
 fn new_store(engine: &Engine, log: BotLog, memory_bytes: usize, counted: bool) -> Store<Guest> {
-    let limits = StoreLimitsBuilder::new().memory_size(memory_bytes).instances(1).memories(1).tables(4).build();
+    // Tables live in the host's memory, outside the cap on linear memory:
+    // bound them too (a Rust or C bot has one of a few hundred entries).
+    let limits = StoreLimitsBuilder::new()
+        .memory_size(memory_bytes)
+        .instances(1)
+        .memories(1)
+        .tables(4)
+        .table_elements(1 << 20)
+        .build();
     let mut store = Store::new(engine, Guest { limits, log, counted, logged: 0 });
     store.limiter(|g| &mut g.limits);
     store.epoch_deadline_trap();
@@ -521,7 +532,7 @@ impl WasmBot {
             Ok(ptr) => ptr as u32 as usize,
             Err(e) => return Err(fail(store, (fault_of(&e), format!("lc_buffer: {}", fault_text(&e, fuel))))),
         };
-        if ptr == 0 || ptr.checked_add(len).is_none_or(|end| end > memory.data_size(&store)) {
+        if ptr == 0 || ptr.checked_add(len).map_or(true, |end| end > memory.data_size(&store)) {
             let f = (
                 Fault::Crash,
                 format!(
