@@ -342,3 +342,33 @@ fn the_search_bot_built_for_wasm_plays_the_games_of_builtin_search_with_its_node
     assert_eq!(text(&native.0), text(&wasm.0));
     assert_eq!(native.1, wasm.1, "byte-identical replays");
 }
+
+#[test]
+fn the_c_example_built_with_clang_plays() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let wasm = dir.path().join("c_bot.wasm");
+    let built = Command::new("clang")
+        .args(["--target=wasm32", "-O2", "-Wall", "-nostdlib", "-Wl,--no-entry", "-Wl,--export-dynamic", "-o"])
+        .arg(&wasm)
+        .arg(root.join("examples/wasm-c-bot/bot.c"))
+        .output();
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    match built {
+        Ok(out) if out.status.success() => {}
+        other => {
+            let why = match other {
+                Ok(out) => text(&out.stderr),
+                Err(e) => format!("cannot run clang: {e}"),
+            };
+            assert!(!ci, "CI=true: examples/wasm-c-bot must build with clang and lld: {why}");
+            eprintln!("skipped: examples/wasm-c-bot does not build here: {why}");
+            return;
+        }
+    }
+    let spec = format!("wasm:{}", wasm.display());
+    let out = ok(&["play", &spec, "builtin:random", "-r", "4", "--fuel-per-tick", "100000"]);
+    let shown = text(&out.stdout);
+    assert!(shown.contains("FINAL_RESULTS") && shown.contains("c_bot"), "{shown}");
+    assert!(!text(&out.stderr).contains("timed out"), "{}", text(&out.stderr));
+}
