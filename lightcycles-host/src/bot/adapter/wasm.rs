@@ -501,8 +501,9 @@ impl std::fmt::Debug for WasmBot {
 type Failed = (Fault, String);
 
 impl WasmBot {
-    /// Instantiates the module, checks its version, calls `lc_new` and
-    /// `lc_buffer`: all on the store's fuel and deadline, set by the caller.
+    /// Instantiates the module (its start function runs), calls `lc_new`
+    /// and `lc_buffer`: all on the store's fuel and deadline, set by the
+    /// caller, which `lc_move` then shares.
     fn start(&mut self, mut store: Store<Guest>, fuel: Option<u64>, len: usize) -> Result<Live, (Failed, BotLog)> {
         let fail = |store: Store<Guest>, f: Failed| (f, store.into_data().log);
         let instance: Instance = match self.compiled.pre.instantiate(&mut store) {
@@ -553,7 +554,10 @@ impl WasmBot {
         let deadline = ticks(self.budget.backstop(limit));
         let _running = Running::start();
         let mut live = match self.live.take() {
-            Some(live) => live,
+            Some(mut live) => {
+                set_budget(&mut live.store, fuel, deadline);
+                live
+            }
             None => {
                 let log = self.log.take().unwrap_or_else(BotLog::discard);
                 let mut store = new_store(self.compiled.pre.module().engine(), log, self.memory_bytes, fuel.is_some());
@@ -572,7 +576,6 @@ impl WasmBot {
             self.log = Some(live.store.into_data().log);
             return Err((Fault::Crash, format!("the observation grew from {} to {len} bytes", live.buffer.1)));
         }
-        set_budget(&mut live.store, fuel, deadline);
         let (ptr, _) = live.buffer;
         let written = live
             .memory
