@@ -372,3 +372,34 @@ fn the_c_example_built_with_clang_plays() {
     assert!(shown.contains("FINAL_RESULTS") && shown.contains("c_bot"), "{shown}");
     assert!(!text(&out.stderr).contains("timed out"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn the_start_lc_new_and_the_first_move_share_the_first_ticks_fuel() {
+    // $burn costs 7 units an iteration: 10,000 iterations are about 70,000.
+    let burner = |move_burns: bool| {
+        format!(
+            r#"(module
+  (memory (export "memory") 2)
+  (func $burn (param $n i32) (local $i i32)
+    (loop $l local.get $i i32.const 1 i32.add local.tee $i local.get $n i32.lt_u br_if $l))
+  (func (export "lc_abi_version") (result i32) i32.const 1)
+  (func (export "lc_new") (param i64) (result i32) i32.const 10000 call $burn i32.const 0)
+  (func (export "lc_buffer") (param i32) (result i32) i32.const 1024)
+  (func (export "lc_move") (param i32 i32) (result i32) {} i32.const -1))"#,
+            if move_burns { "i32.const 10000 call $burn" } else { "" }
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let both = write_module(dir.path(), "both", &burner(true));
+    let start_only = write_module(dir.path(), "start_only", &burner(false));
+    let results = dir.path().join("r.jsonl");
+    // The first tick has 100,000 units, as every tick: enough for either
+    // burn, not for both.
+    let board = ["--allow-broken", "-g", "2", "--max-ticks", "3", "--time-first-ms", "50", "--fuel-per-tick", "100000"];
+    ok(&[&["tournament", &both, &start_only, "--results", results.to_str().unwrap()][..], &board].concat());
+    for game in games(&results) {
+        let ticks = game["ticks"].as_u64().unwrap();
+        assert_eq!(faults(&game, 0, "timeout"), ticks, "lc_new and lc_move on one budget: {game}");
+        assert_eq!(faults(&game, 1, "timeout"), 0, "{game}");
+    }
+}
