@@ -158,7 +158,7 @@ fn board_of(
     html=None, ffa=None, maps=None, sizes=None, densities=None, map_order="sequential", map_start=0,
     league=false, league_lag=None, affinity=false, allow_broken=false, log_every=0, width=None, height=None,
     max_ticks=None, rock_density=None, fault_policy=None, map=None, bot_time=None, time_margin_ms=0,
-    bot_memory_mb=None, bot_processes=None
+    bot_memory_mb=None, bot_processes=None, fuel_per_tick=None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament<'py>(
@@ -201,6 +201,7 @@ pub fn tournament<'py>(
     time_margin_ms: u64,
     bot_memory_mb: Option<u64>,
     bot_processes: Option<u64>,
+    fuel_per_tick: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let bots = entries(&bots)?;
     let seats = ffa.map_or(2, |n| n as usize);
@@ -240,6 +241,7 @@ pub fn tournament<'py>(
             processes: bot_processes.unwrap_or(sandbox::DEFAULT_PROCESSES),
         },
         isolate,
+        fuel_per_tick,
         // A Python caller resumes with resume=True; a Ctrl-C raises.
         command_line: None,
     };

@@ -8,8 +8,10 @@
 //! tables (the same code paths as a loaded `.so`, minus the loading), a `cmd:` program in
 //! `perl` that answers `N` to every line (JSON lines: the host's JSON and
 //! pipes, and a program that reads a line and answers), a CodeClash `main.py` whose `get_move` returns `"N"`
-//! (the adapter decodes every observation in Python), and a 2010 bot in
-//! `perl` that answers `1` after each board. With a plugin host program
+//! (the adapter decodes every observation in Python), a 2010 bot in
+//! `perl` that answers `1` after each board, and a wasm module that
+//! answers 0 with fuel counted (the whole wasm adapter: the record, the
+//! fuel and the call). With a plugin host program
 //! (the `lightcycles` binary) and a C compiler (`cc`), also a C plugin that
 //! answers 0 under `--isolate`: built here from a few lines of C, loaded by
 //! a child process of that program.
@@ -30,6 +32,7 @@ use crate::bot::adapter::plugin::isolated::IsolatedFactory;
 use crate::bot::adapter::plugin::rust::RustPluginFactory;
 use crate::bot::adapter::python::PythonFactory;
 use crate::bot::adapter::tron2010::Tron2010Factory;
+use crate::bot::adapter::wasm::{WasmBudget, WasmFactory};
 use crate::bot::builtin::Builtin;
 use crate::bot::process::log::LogPlace;
 use crate::bot::process::sandbox::Sandbox;
@@ -79,6 +82,25 @@ static C_TABLE: LcBotV1 = LcBotV1 {
     choose: Some(c_choose),
     destroy: Some(c_destroy),
 };
+
+/// The trivial wasm bot of the bench: [`TRIVIAL_WAT`] compiled (a test
+/// checks that these are its bytes). Its `lc_move` answers 0 (N).
+const TRIVIAL_WASM: &[u8] = &[
+    0, 97, 115, 109, 1, 0, 0, 0, 1, 21, 4, 96, 0, 1, 127, 96, 1, 126, 1, 127, 96, 1, 127, 1, 127, 96, 2, 127, 127, 1,
+    127, 3, 5, 4, 0, 1, 2, 3, 5, 3, 1, 0, 2, 7, 58, 5, 6, 109, 101, 109, 111, 114, 121, 2, 0, 14, 108, 99, 95, 97, 98,
+    105, 95, 118, 101, 114, 115, 105, 111, 110, 0, 0, 6, 108, 99, 95, 110, 101, 119, 0, 1, 9, 108, 99, 95, 98, 117,
+    102, 102, 101, 114, 0, 2, 7, 108, 99, 95, 109, 111, 118, 101, 0, 3, 10, 22, 4, 4, 0, 65, 1, 11, 4, 0, 65, 0, 11, 5,
+    0, 65, 128, 8, 11, 4, 0, 65, 0, 11,
+];
+
+/// The text of [`TRIVIAL_WASM`].
+#[cfg(test)]
+const TRIVIAL_WAT: &str = r#"(module
+  (memory (export "memory") 2)
+  (func (export "lc_abi_version") (result i32) i32.const 1)
+  (func (export "lc_new") (param i64) (result i32) i32.const 0)
+  (func (export "lc_buffer") (param i32) (result i32) i32.const 1024)
+  (func (export "lc_move") (param i32 i32) (result i32) i32.const 0))"#;
 
 /// An adapter to measure: its name, the bot behind it, and how to make it.
 type Subject = (&'static str, &'static str, Result<Box<dyn BotFactory>, String>);
@@ -150,6 +172,16 @@ fn subjects(dir: &std::path::Path, host: Option<&std::path::Path>) -> Vec<Subjec
             Ok(Box::new(Tron2010Factory::new(perl, None, Sandbox::default()))),
         ),
     ];
+    let budget = WasmBudget { fuel_per_tick: Some(1_000_000), tick_ms: 50, margin_ms: 0 };
+    let wasm = WasmFactory::from_bytes("trivial.wasm", TRIVIAL_WASM, 1024, budget);
+    subjects.insert(
+        3,
+        (
+            "wasm (wasmtime, --fuel-per-tick)",
+            "wasm module answering 0 (N)",
+            wasm.map(|f| Box::new(f) as Box<dyn BotFactory>),
+        ),
+    );
     if let Some(host) = host {
         subjects.insert(3, ("isolated C plugin (--isolate)", "C plugin that answers 0 (N)", isolated(dir, host)));
     }
@@ -252,15 +284,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_trivial_wasm_bot_is_its_text_compiled() {
+        assert_eq!(wat::parse_str(TRIVIAL_WAT).unwrap(), TRIVIAL_WASM);
+    }
+
+    #[test]
     fn every_adapter_answers_the_bench_position() {
         let figures = measure(Budget::Ticks(3), None);
-        assert_eq!(figures.len(), 6);
+        assert_eq!(figures.len(), 7);
         for f in &figures {
             let f = f.as_ref().unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(f.ticks, 3);
         }
         let text = table(&figures);
-        assert_eq!(text.lines().count(), 8);
+        assert_eq!(text.lines().count(), 9);
         assert!(text.contains("JSON-lines subprocess"));
         let timed = measure(Budget::Time(Duration::from_millis(1)), None);
         assert!(timed.iter().all(|f| f.as_ref().is_ok_and(|f| f.ticks >= 10)), "{timed:?}");

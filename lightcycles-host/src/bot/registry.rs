@@ -6,9 +6,15 @@ use crate::bot::adapter::base::Adapter;
 use crate::bot::adapter::json_lines::JsonLines;
 use crate::bot::adapter::line::LineAdapter;
 use crate::bot::adapter::tron2010::Tron2010;
-use crate::bot::adapter::{plugin, python};
+use crate::bot::adapter::{plugin, python, wasm};
 use crate::bot::builtin::BuiltinAdapter;
 
 /// Prefixes first, then file endings; a new adapter is one line here.
-pub static ADAPTERS: &[&dyn Adapter] =
-    &[&BuiltinAdapter, &LineAdapter(JsonLines), &LineAdapter(Tron2010), &python::PythonAdapter, &plugin::PluginAdapter];
+pub static ADAPTERS: &[&dyn Adapter] = &[
+    &BuiltinAdapter,
+    &LineAdapter(JsonLines),
+    &LineAdapter(Tron2010),
+    &python::PythonAdapter,
+    &plugin::PluginAdapter,
+    &wasm::WasmAdapter,
+];

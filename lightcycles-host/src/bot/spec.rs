@@ -6,6 +6,7 @@
 //! FORM := "builtin:" BUILTIN | "cmd:" COMMAND | "tron2010:" COMMAND
 //!       | PATH ending in ".py" | FOLDER holding "main.py"
 //!       | PATH ending in ".so", ".dylib" or ".dll"
+//!       | "wasm:" PATH | PATH ending in ".wasm"
 //! ```
 //!
 //! A bot without `NAME=` is named as a person would call it: a builtin by

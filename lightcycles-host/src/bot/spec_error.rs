@@ -54,4 +54,4 @@ pub enum SpecError {
 
 /// The grammar, for error messages.
 pub const GRAMMAR: &str =
-    "[NAME=]builtin:BOT, [NAME=]cmd:COMMAND, [NAME=]tron2010:COMMAND, [NAME=]PATH.py, [NAME=]FOLDER (holding main.py) or [NAME=]PATH.so/.dylib/.dll";
+    "[NAME=]builtin:BOT, [NAME=]cmd:COMMAND, [NAME=]tron2010:COMMAND, [NAME=]PATH.py, [NAME=]FOLDER (holding main.py) or [NAME=]PATH.so/.dylib/.dll or [NAME=][wasm:]PATH.wasm";

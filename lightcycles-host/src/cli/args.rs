@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand, ValueEnum};
 use lightcycles_core::{defaults, FaultPolicy};
 
-use crate::bot::adapter::Hosting;
+use crate::bot::adapter::{Hosting, WasmBudget};
 use crate::bot::builtin::Builtin;
 use crate::bot::process::sandbox::Sandbox;
 use crate::bot::spec::BotSpec;
@@ -73,15 +73,25 @@ pub struct HostingArgs {
     /// keeps its thread until the host exits. For plugins you trust.
     #[arg(long = "in-process")]
     pub in_process: bool,
+    /// Budget wasm bots in fuel (about one unit per wasm instruction), not
+    /// time: N for an answer of --time-ms, other limits (the first tick's,
+    /// --bot-time) in proportion. The same seeds then give the same games
+    /// on any machine; the clock stays only as a backstop at 10 times a
+    /// limit plus 1 s (docs/wasm-bots.md).
+    #[arg(long = "fuel-per-tick", value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub fuel_per_tick: Option<u64>,
 }
 
 impl HostingArgs {
     /// The hosting these flags ask for; plugins are isolated unless a flag
-    /// says otherwise when `isolate_by_default`.
-    pub fn hosting(&self, isolate_by_default: bool) -> Hosting {
+    /// says otherwise when `isolate_by_default`; wasm fuel is given for an
+    /// answer of `tick_ms` with `margin_ms` (the run's --time-ms and
+    /// --time-margin-ms).
+    pub fn hosting(&self, isolate_by_default: bool, tick_ms: u64, margin_ms: u64) -> Hosting {
         Hosting {
             sandbox: Sandbox { memory_mb: self.bot_memory_mb, processes: self.bot_processes },
             isolate: self.isolate || (isolate_by_default && !self.in_process),
+            wasm: WasmBudget { fuel_per_tick: self.fuel_per_tick, tick_ms, margin_ms },
         }
     }
 }

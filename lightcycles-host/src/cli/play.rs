@@ -40,7 +40,7 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     if let Some(dir) = &log_dir {
         output::check_dir_later(dir, "the bot logs' folder").map_err(bad_input)?;
     }
-    let hosting = args.hosting.hosting(true);
+    let hosting = args.hosting.hosting(true, args.board.time_ms, args.board.time_margin_ms);
     let humans = args.bots.iter().filter(|b| *b == HUMAN).count();
     let pressed = match humans {
         0 => None,

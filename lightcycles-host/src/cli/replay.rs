@@ -60,16 +60,17 @@ pub(crate) fn feed(args: &FeedArgs, out: &mut dyn Write) -> Result<(), Failure> 
         return write_out(out, &(observation.to_json() + "\n")).map_err(stdout_failure);
     }
     let Some(bot) = &args.bot else { return Err(bad_input("replay feed: name the BOT to send the observations to")) };
-    let entrant = spec::entrants(std::slice::from_ref(bot), None, &args.hosting.hosting(true))
-        .map_err(|e| bad_input(e.to_string()))?
-        .remove(0);
     // A limit not given is the one the replay records (else the default).
-    let recorded = feed::recorded_limits(&replay, args.seat).map_or_else(Limits::default, |(limits, _)| limits);
+    let (recorded, margin) = feed::recorded_limits(&replay, args.seat).unwrap_or_default();
     let ms = std::time::Duration::from_millis;
     let limits = (args.time_first_ms.is_some() || args.time_ms.is_some()).then(|| Limits {
         first: args.time_first_ms.map_or(recorded.first, ms),
         rest: args.time_ms.map_or(recorded.rest, ms),
     });
+    let tick_ms = limits.unwrap_or(recorded).rest.as_millis() as u64;
+    let hosting = args.hosting.hosting(true, tick_ms, margin.as_millis() as u64);
+    let entrant =
+        spec::entrants(std::slice::from_ref(bot), None, &hosting).map_err(|e| bad_input(e.to_string()))?.remove(0);
     let game = args.game.or_else(|| game_of_file(&args.file)).unwrap_or(0);
     let options = FeedOptions { seat: args.seat, until: args.until, limits, game, seed: args.seed };
     let fed = feed::feed(&replay, &entrant, &options).map_err(|e| bad_input(format!("{shown}: {e}")))?;

@@ -74,7 +74,8 @@ fn options(args: &TournamentArgs) -> TournamentOptions {
         allow_broken: args.allow_broken,
         progress: ProgressChoice { bar: true, log_every: args.log_every, log_seconds: args.log_seconds },
         board: args.board.board(pool),
-        sandbox: args.hosting.hosting(false).sandbox,
+        sandbox: args.hosting.hosting(false, 0, 0).sandbox,
+        fuel_per_tick: args.hosting.fuel_per_tick,
         isolate,
         command_line: Some(std::env::args_os().map(|w| w.to_string_lossy().into_owned()).collect()),
     }

@@ -21,7 +21,7 @@ use super::schedule::{PairingMode, Schedule};
 use super::shard::Shard;
 use super::{shell, Tournament, TournamentError};
 use crate::bot::adapter::plugin::isolated;
-use crate::bot::adapter::Hosting;
+use crate::bot::adapter::{Hosting, WasmBudget};
 use crate::bot::process::log::{LogPlace, LOGS_DIR};
 use crate::bot::process::sandbox::{self, Sandbox};
 use crate::bot::spec::{self, BotSpec, Entrant};
@@ -110,6 +110,9 @@ pub struct TournamentOptions {
     /// Isolate native plugins; default: when something can host them
     /// ([`isolated::host_known`]).
     pub isolate: Option<bool>,
+    /// Budget wasm bots in fuel: this much for an answer of the board's
+    /// `time_ms` (none: the clock times them).
+    pub fuel_per_tick: Option<u64>,
     /// The command line of this run, for the command that resumes it when
     /// it is interrupted (none: no such command is said).
     pub command_line: Option<Vec<String>>,
@@ -165,6 +168,7 @@ impl Default for TournamentOptions {
             board: Board::default(),
             sandbox: Sandbox { memory_mb: sandbox::DEFAULT_MEMORY_MB, processes: sandbox::DEFAULT_PROCESSES },
             isolate: None,
+            fuel_per_tick: None,
             command_line: None,
         }
     }
@@ -242,7 +246,15 @@ impl TournamentOptions {
         if let Some(path) = &self.report {
             output::check_file(path, "--report").map_err(invalid)?;
         }
-        let hosting = Hosting { sandbox: self.sandbox, isolate: self.isolate.unwrap_or_else(isolated::host_known) };
+        let hosting = Hosting {
+            sandbox: self.sandbox,
+            isolate: self.isolate.unwrap_or_else(isolated::host_known),
+            wasm: WasmBudget {
+                fuel_per_tick: self.fuel_per_tick,
+                tick_ms: self.board.time_ms,
+                margin_ms: self.board.time_margin_ms,
+            },
+        };
         let (entrants, header_specs) = entrants(&self.bots, log_dir.as_deref(), &hosting).map_err(invalid)?;
         let sprt = self.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| invalid(e.to_string()))?;
         if sprt.is_some() && entrants.len() != 2 {
@@ -396,6 +408,9 @@ impl TournamentOptions {
         }
         if let Some(n) = self.ffa.filter(|n| !(3..=8).contains(n)) {
             return Err(invalid(format!("--ffa {n} is out of range: allowed 3 to 8")));
+        }
+        if self.fuel_per_tick == Some(0) {
+            return Err(invalid("--fuel-per-tick 0 is out of range: allowed 1 and more"));
         }
         if self.jobs == Some(0) || self.jobs.is_some_and(|j| j > 1024) {
             return Err(invalid(format!("-j {} is out of range: allowed 1 to 1024", self.jobs.unwrap_or(0))));

@@ -41,6 +41,9 @@ pub fn hosting_flags(hosting: &Hosting, plugins: bool) -> Vec<String> {
     if !hosting.isolate && plugins {
         flags.push("--in-process".to_string());
     }
+    if let Some(fuel) = hosting.wasm.fuel_per_tick {
+        flags.extend(["--fuel-per-tick".to_string(), fuel.to_string()]);
+    }
     flags
 }
 

@@ -237,6 +237,7 @@ def tournament(
     time_margin_ms: int = 0,
     bot_memory_mb: Optional[int] = None,
     bot_processes: Optional[int] = None,
+    fuel_per_tick: Optional[int] = None,
 ) -> Dict[str, Any]: ...
 def merge_results(
     shards: Sequence[Union[str, PathLike[str]]],

@@ -1,7 +1,9 @@
 //! What an adapter is: the [`Adapter`] trait every form of bot spec
-//! implements, and the [`Hosting`] its bots run under.
+//! implements, and the [`Hosting`] its bots run under (the limits of bot
+//! processes, plugin isolation, the budget of wasm bots).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::bot::process::log::LogPlace;
 use crate::bot::process::sandbox::Sandbox;
@@ -55,4 +57,48 @@ pub struct Hosting {
     /// Run each native plugin in a child process of the host's binary
     /// (`--isolate`) rather than in the host.
     pub isolate: bool,
+    /// How wasm bots are budgeted: fuel per tick, or the clock.
+    pub wasm: WasmBudget,
+}
+
+/// With fuel counted, the wall clock stops a call only after this many times
+/// its time limit (plus [`BACKSTOP_EXTRA`]): a budget that fits the limit on
+/// an idle machine still fits on a loaded one.
+const BACKSTOP_FACTOR: u32 = 10;
+/// See [`BACKSTOP_FACTOR`].
+const BACKSTOP_EXTRA: Duration = Duration::from_secs(1);
+
+/// How wasm bots of a run are budgeted: fuel per tick, or the clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WasmBudget {
+    /// `--fuel-per-tick`: the fuel of an answer whose limit is `tick_ms`;
+    /// `None`: timed by the clock.
+    pub fuel_per_tick: Option<u64>,
+    /// The run's `--time-ms`, the limit `fuel_per_tick` is given for; every
+    /// other limit (the first tick's, a bot's own `--bot-time`) gets fuel in
+    /// proportion. 0 is taken as 50.
+    pub tick_ms: u64,
+    /// The run's `--time-margin-ms`, taken off a limit before it is turned
+    /// into fuel (fuel has no scheduling noise to absorb).
+    pub margin_ms: u64,
+}
+
+impl WasmBudget {
+    /// The fuel of an answer due within `limit` (margin included, as the
+    /// match loop gives it), or `None` when the clock times it.
+    pub fn fuel(&self, limit: Duration) -> Option<u64> {
+        let per_tick = self.fuel_per_tick?;
+        let tick_us = u128::from(if self.tick_ms == 0 { 50 } else { self.tick_ms }) * 1000;
+        let limit_us = limit.saturating_sub(Duration::from_millis(self.margin_ms)).as_micros();
+        let fuel = u128::from(per_tick) * limit_us / tick_us;
+        Some(u64::try_from(fuel).unwrap_or(u64::MAX).max(1))
+    }
+
+    /// How long a call may run on the wall clock before it is stopped.
+    pub fn backstop(&self, limit: Duration) -> Duration {
+        match self.fuel_per_tick {
+            Some(_) => limit.saturating_mul(BACKSTOP_FACTOR).saturating_add(BACKSTOP_EXTRA),
+            None => limit,
+        }
+    }
 }

@@ -7,6 +7,7 @@
 //!   bot and adapter.
 //! - [`python`]: CodeClash `main.py` bots (`get_move(obs) -> str`).
 //! - [`plugin`]: native plugins (`PATH.so`), in the host or isolated.
+//! - [`wasm`]: WebAssembly modules (`wasm:PATH.wasm`), run under wasmtime.
 //!
 //! A new adapter is a module with a type that implements [`Adapter`], and
 //! one line in [`ADAPTERS`](crate::bot::registry::ADAPTERS).
@@ -18,6 +19,7 @@ pub mod naming;
 pub mod plugin;
 pub mod python;
 pub mod tron2010;
+pub mod wasm;
 
-pub use base::{Adapter, Hosting};
+pub use base::{Adapter, Hosting, WasmBudget};
 pub use naming::{command_after, command_name, file_stem_name, path_ending_in, path_name};
