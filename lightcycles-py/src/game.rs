@@ -106,7 +106,7 @@ impl PyGame {
 
     /// The game a CodeClash observation dict shows, to search from.
     #[staticmethod]
-    #[pyo3(signature = (obs, fault_policy="straight"))]
+    #[pyo3(signature = (obs, fault_policy=defaults::FAULT_POLICY.as_str()))]
     fn from_observation(obs: &Bound<'_, PyAny>, fault_policy: &str) -> PyResult<PyGame> {
         let text = convert::to_json(obs)?;
         let obs: Observation =
