@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::bot::process::log::LOGS_DIR;
+/// The folder of the logs inside a run's output folder.
+pub const LOGS_DIR: &str = "logs";
 
 /// A place a run writes or reads, named by its flag, for [`check_collisions`].
 #[derive(Clone, Copy, Debug)]
