@@ -11,7 +11,8 @@
 //!
 //! The end of a process ([`Drop`]): its input is closed, the group gets
 //! SIGTERM, then after a short grace ([`GRACE`]) SIGKILL, the leader is
-//! reaped, and the host waits (up to [`GROUP_GONE`]) until no process of
+//! reaped, and the host waits (up to
+//! [`GROUP_GONE`](crate::bot::process::contain::GROUP_GONE)) until no process of
 //! the group is left, reaping those it adopted
 //! ([`adopt_orphans`](crate::bot::process::groups::adopt_orphans)). The
 //! leader is reaped only then, so that its process id (which is the group
@@ -37,7 +38,7 @@ use rustix::process::{
     WaitOptions,
 };
 
-use crate::bot::process::contain::Containment;
+use crate::bot::process::contain::{Containment, GROUP_GONE};
 use crate::bot::process::groups::running;
 use crate::bot::process::lines::{pump_lines, Output};
 use crate::bot::process::log::BotLog;
@@ -51,10 +52,6 @@ pub const GRACE: Duration = Duration::from_millis(100);
 /// How long [`BotProcess::next_line`] looks for a line, yielding, before it
 /// sleeps until the deadline.
 pub const LINE_SPIN: Duration = Duration::from_micros(150);
-
-/// How long the host waits, at most, for the last process of a killed
-/// group to be gone.
-pub const GROUP_GONE: Duration = Duration::from_secs(1);
 
 /// Lines read ahead of the host, per bot: a bot that floods its output
 /// waits on its own pipe instead of growing the host's memory.

@@ -48,6 +48,10 @@ use rustix::process::{kill_process, waitid, Pid, Signal, WaitId, WaitIdOptions};
 
 use crate::bot::process::sandbox::Sandbox;
 
+/// How long the host waits, at most, for the last process of a killed
+/// group to be gone.
+pub const GROUP_GONE: Duration = Duration::from_secs(1);
+
 /// The environment variable that turns cgroups off (for tests, and for
 /// hosts where they misbehave).
 pub const NO_CGROUP_ENV: &str = "LIGHTCYCLES_NO_CGROUP";
@@ -316,7 +320,7 @@ impl Containment {
 
 impl Drop for Containment {
     fn drop(&mut self) {
-        self.end(crate::bot::process::bot_process::GROUP_GONE);
+        self.end(GROUP_GONE);
     }
 }
 

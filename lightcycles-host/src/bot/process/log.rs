@@ -15,6 +15,8 @@ use std::sync::{Arc, Mutex};
 /// The most bytes written to one bot's log in one game.
 pub const LOG_CAP_BYTES: u64 = 1 << 20;
 
+/// The folder of the logs inside a run's output folder (defined with the
+/// other places a run writes to).
 pub use crate::io::output::LOGS_DIR;
 
 /// Where a run writes its bots' logs, and the name of the bot they belong to.

@@ -16,8 +16,9 @@ pub mod numbered;
 pub mod sandbox;
 pub mod spawner;
 
-pub use bot_process::{BotProcess, Next, GRACE, GROUP_GONE, LINE_SPIN};
+pub use bot_process::{BotProcess, Next, GRACE, LINE_SPIN};
 pub use command::{is_plain, shell};
+pub use contain::GROUP_GONE;
 pub use groups::{adopt_orphans, stop_all};
 pub use line_bot::LineBot;
 pub use numbered::{NumberedBot, PROTOCOL_LINE_CAP};
