@@ -6,7 +6,6 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::defaults;
 
 /// What a fault (invalid line, timeout, crash) costs a player (docs/RULES.md section 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -109,21 +108,6 @@ pub struct Config {
     pub rock_density: u32,
     /// What a fault costs.
     pub fault_policy: FaultPolicy,
-}
-
-impl Default for Config {
-    /// `48 × 36`, 2 players, 2000 ticks, 4 % rocks, `straight`
-    /// ([`crate::defaults`]).
-    fn default() -> Self {
-        Config {
-            width: defaults::WIDTH,
-            height: defaults::HEIGHT,
-            players: defaults::PLAYERS,
-            max_ticks: defaults::MAX_TICKS,
-            rock_density: defaults::ROCK_DENSITY,
-            fault_policy: defaults::FAULT_POLICY,
-        }
-    }
 }
 
 fn check(field: &'static str, value: u32, min: u32, max: u32) -> Result<(), ConfigError> {

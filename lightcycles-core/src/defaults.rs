@@ -2,7 +2,7 @@
 //! [`Config::default`](crate::Config::default), the host's flags and the
 //! Python package's keywords all read them, so they cannot drift apart.
 
-use crate::config::FaultPolicy;
+use crate::config::{Config, FaultPolicy};
 
 /// Board width, in cells.
 pub const WIDTH: u32 = 48;
@@ -21,3 +21,19 @@ pub const FAULT_POLICY: FaultPolicy = FaultPolicy::Straight;
 pub const TIME_FIRST_MS: u64 = 1000;
 /// A bot's time for every later answer, in milliseconds (as on CodinGame).
 pub const TIME_MS: u64 = 50;
+
+impl Default for Config {
+    /// `48 × 36`, 2 players, 2000 ticks, 4 % rocks, `straight`
+    /// (the constants above: the default game is defined
+    /// here, beside them).
+    fn default() -> Self {
+        Config {
+            width: WIDTH,
+            height: HEIGHT,
+            players: PLAYERS,
+            max_ticks: MAX_TICKS,
+            rock_density: ROCK_DENSITY,
+            fault_policy: FAULT_POLICY,
+        }
+    }
+}
