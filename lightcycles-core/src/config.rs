@@ -6,7 +6,6 @@
 use core::fmt;
 use core::str::FromStr;
 
-
 /// What a fault (invalid line, timeout, crash) costs a player (docs/RULES.md section 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum FaultPolicy {
