@@ -301,6 +301,17 @@ fn bad_tournament_arguments_exit_2_saying_what_is_wrong() {
     let out = ok(&with(&two, &["-g", "4", "--results", &file, "--resume", "--width", "16", "--height", "16"]));
     assert!(text(&out.stderr).contains("resuming: 2 of 4 games are done"), "{}", text(&out.stderr));
     assert_eq!(line_count(&file), 5);
+    // Wasm bots budgeted otherwise would play other games: the fuel is part of the tournament.
+    let fueled = path(dir.path(), "fuel.jsonl");
+    ok(&with(&two, &["-g", "2", "--results", &fueled, "--width", "16", "--height", "16", "--fuel-per-tick", "5000"]));
+    usage_error(
+        &with(&two, &["-g", "4", "--results", &fueled, "--resume", "--width", "16", "--height", "16"]),
+        "fuel_per_tick is 5000 in the file, null here",
+    );
+    ok(&with(
+        &two,
+        &["-g", "4", "--results", &fueled, "--resume", "--width", "16", "--height", "16", "--fuel-per-tick", "5000"],
+    ));
 }
 
 #[test]

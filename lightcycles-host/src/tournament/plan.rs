@@ -374,6 +374,7 @@ impl TournamentOptions {
             maps: pool,
             league: self.league.then_some(self.league_lag.unwrap_or(LEAGUE_LAG)),
             pin_cpus: self.affinity,
+            fuel_per_tick: self.fuel_per_tick,
         };
         Ok(TournamentPlan { tournament, report: self.report, html: self.html, broken: reports, warnings })
     }

@@ -146,6 +146,11 @@ pub struct Header {
     /// of an unsharded run's header, which is what `tournament merge` writes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardHeader>,
+    /// The fuel of a wasm bot's answer of `time_ms` (`--fuel-per-tick`),
+    /// when wasm bots are budgeted in fuel: a resumed run must budget them
+    /// the same, or its games would not be those of the run it goes on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuel_per_tick: Option<u64>,
     /// The Elo model of the run's `--sprt`, when it is not the default
     /// (logistic): so that headers without it stay as they were. Recorded,
     /// never compared: a resumed run may test something else, as `--sprt`
@@ -738,6 +743,7 @@ pub fn header_differences(found: &Header, expected: &Header) -> Vec<(&'static st
     field!(maps);
     field!(league);
     field!(shard);
+    field!(fuel_per_tick);
     differences
 }
 

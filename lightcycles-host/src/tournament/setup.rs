@@ -56,6 +56,8 @@ pub struct Tournament {
     /// Pin each worker, and the bots it starts, to a core of its own
     /// (Linux; elsewhere a note says it is not done).
     pub pin_cpus: bool,
+    /// Wasm bots budgeted in fuel: this much for an answer of `time_ms`.
+    pub fuel_per_tick: Option<u64>,
 }
 
 /// Why a tournament stopped before its report.
@@ -99,6 +101,7 @@ impl Tournament {
             time_first_ms: self.options.limits.first.as_millis() as u64,
             time_ms: self.options.limits.rest.as_millis() as u64,
             time_margin_ms: self.options.margin.as_millis() as u64,
+            fuel_per_tick: self.fuel_per_tick,
             seats: self.schedule.seats(),
             maps: self.maps.as_ref().map(MapPool::header),
             league: self.league.map(|lag| HeaderLeague { lag }),

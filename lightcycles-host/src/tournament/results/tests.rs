@@ -17,6 +17,7 @@ fn header(seed: u64) -> Header {
         time_first_ms: 1000,
         time_ms: 50,
         time_margin_ms: 0,
+        fuel_per_tick: None,
         seats: 2,
         maps: None,
         league: None,
