@@ -4,6 +4,7 @@
 //! a timeout, a trap a crash, an endless loop is stopped by fuel or by the
 //! clock; modules that break the ABI are refused before game 0, naming
 //! what is wrong.
+#![cfg(feature = "wasm")]
 
 mod common;
 

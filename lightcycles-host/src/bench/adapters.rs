@@ -32,6 +32,7 @@ use crate::bot::adapter::plugin::isolated::IsolatedFactory;
 use crate::bot::adapter::plugin::rust::RustPluginFactory;
 use crate::bot::adapter::python::PythonFactory;
 use crate::bot::adapter::tron2010::Tron2010Factory;
+#[cfg(feature = "wasm")]
 use crate::bot::adapter::wasm::{WasmBudget, WasmFactory};
 use crate::bot::builtin::Builtin;
 use crate::bot::process::log::LogPlace;
@@ -83,6 +84,7 @@ static C_TABLE: LcBotV1 = LcBotV1 {
     destroy: Some(c_destroy),
 };
 
+#[cfg(feature = "wasm")]
 /// The trivial wasm bot of the bench: [`TRIVIAL_WAT`] compiled (a test
 /// checks that these are its bytes). Its `lc_move` answers 0 (N).
 const TRIVIAL_WASM: &[u8] = &[
@@ -94,7 +96,7 @@ const TRIVIAL_WASM: &[u8] = &[
 ];
 
 /// The text of [`TRIVIAL_WASM`].
-#[cfg(test)]
+#[cfg(all(test, feature = "wasm"))]
 const TRIVIAL_WAT: &str = r#"(module
   (memory (export "memory") 2)
   (func (export "lc_abi_version") (result i32) i32.const 1)
@@ -172,16 +174,19 @@ fn subjects(dir: &std::path::Path, host: Option<&std::path::Path>) -> Vec<Subjec
             Ok(Box::new(Tron2010Factory::new(perl, None, Sandbox::default()))),
         ),
     ];
-    let budget = WasmBudget { fuel_per_tick: Some(1_000_000), tick_ms: 50, margin_ms: 0 };
-    let wasm = WasmFactory::from_bytes("trivial.wasm", TRIVIAL_WASM, 1024, budget);
-    subjects.insert(
-        3,
-        (
-            "wasm (wasmtime, --fuel-per-tick)",
-            "wasm module answering 0 (N)",
-            wasm.map(|f| Box::new(f) as Box<dyn BotFactory>),
-        ),
-    );
+    #[cfg(feature = "wasm")]
+    {
+        let budget = WasmBudget { fuel_per_tick: Some(1_000_000), tick_ms: 50, margin_ms: 0 };
+        let wasm = WasmFactory::from_bytes("trivial.wasm", TRIVIAL_WASM, 1024, budget);
+        subjects.insert(
+            3,
+            (
+                "wasm (wasmtime, --fuel-per-tick)",
+                "wasm module answering 0 (N)",
+                wasm.map(|f| Box::new(f) as Box<dyn BotFactory>),
+            ),
+        );
+    }
     if let Some(host) = host {
         subjects.insert(3, ("isolated C plugin (--isolate)", "C plugin that answers 0 (N)", isolated(dir, host)));
     }
@@ -284,6 +289,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(feature = "wasm")]
     fn the_trivial_wasm_bot_is_its_text_compiled() {
         assert_eq!(wat::parse_str(TRIVIAL_WAT).unwrap(), TRIVIAL_WASM);
     }

@@ -53,5 +53,10 @@ pub enum SpecError {
 }
 
 /// The grammar, for error messages.
+#[cfg(feature = "wasm")]
 pub const GRAMMAR: &str =
     "[NAME=]builtin:BOT, [NAME=]cmd:COMMAND, [NAME=]tron2010:COMMAND, [NAME=]PATH.py, [NAME=]FOLDER (holding main.py) or [NAME=]PATH.so/.dylib/.dll or [NAME=][wasm:]PATH.wasm";
+/// The grammar of a build without the wasm adapter.
+#[cfg(not(feature = "wasm"))]
+pub const GRAMMAR: &str =
+    "[NAME=]builtin:BOT, [NAME=]cmd:COMMAND, [NAME=]tron2010:COMMAND, [NAME=]PATH.py, [NAME=]FOLDER (holding main.py) or [NAME=]PATH.so/.dylib/.dll";

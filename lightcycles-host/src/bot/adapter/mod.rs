@@ -7,7 +7,8 @@
 //!   bot and adapter.
 //! - [`python`]: CodeClash `main.py` bots (`get_move(obs) -> str`).
 //! - [`plugin`]: native plugins (`PATH.so`), in the host or isolated.
-//! - [`wasm`]: WebAssembly modules (`wasm:PATH.wasm`), run under wasmtime.
+//! - `wasm`: WebAssembly modules (`wasm:PATH.wasm`), run under wasmtime
+//!   (feature `wasm`, on by default).
 //!
 //! A new adapter is a module with a type that implements [`Adapter`], and
 //! one line in [`ADAPTERS`](crate::bot::registry::ADAPTERS).
@@ -19,6 +20,7 @@ pub mod naming;
 pub mod plugin;
 pub mod python;
 pub mod tron2010;
+#[cfg(feature = "wasm")]
 pub mod wasm;
 
 pub use base::{Adapter, Hosting, WasmBudget};
