@@ -48,6 +48,11 @@ pub struct Observation {
     /// `grid[y][x]`: `-1` empty, `-2` rock, `p` a trail of player `p`.
     #[serde(deserialize_with = "grid")]
     pub grid: Vec<Vec<CellValue>>,
+    /// The time bank the bot has left, in milliseconds, when the host gives
+    /// it one (docs/bots.md, "Time banks"); absent otherwise, so that a bot
+    /// without a bank sees the observation of docs/RULES.md section 5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_bank_ms: Option<u64>,
 }
 
 fn players<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<PlayerView>, D::Error> {
@@ -84,6 +89,7 @@ impl Observation {
             you,
             players,
             grid,
+            time_bank_ms: None,
         }
     }
 

@@ -59,6 +59,14 @@ mod lists {
     bounded!(commands, Option<String>, MAX_TICKS_IN_REPLAY, MAX_PLAYERS, "commands");
     bounded!(faults, Option<FaultKind>, MAX_TICKS_IN_REPLAY, MAX_PLAYERS, "faults");
     bounded!(frames, Frame, MAX_TICKS_IN_REPLAY + 1, "frames");
+    bounded!(bank_rows, Option<u64>, MAX_TICKS_IN_REPLAY, MAX_PLAYERS, "time_banks");
+
+    /// `time_banks`: absent, `null`, or rows bounded as `commands` are.
+    pub(super) fn time_banks<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<Vec<Option<u64>>>>, D::Error> {
+        #[derive(Deserialize)]
+        struct Rows(#[serde(deserialize_with = "bank_rows")] Vec<Vec<Option<u64>>>);
+        Ok(Option::<Rows>::deserialize(d)?.map(|rows| rows.0))
+    }
 }
 
 /// The state after some ticks: heads `[x, y, alive]` and directions.
@@ -158,6 +166,12 @@ pub struct Replay {
     /// of their own or a margin (the rules do not read it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_limits: Option<TimeLimits>,
+    /// `time_banks[k][i]`: the time bank player `i` was told it had left
+    /// (its observation's `time_bank_ms`) before deciding tick `k + 1`, or
+    /// `None` when it was not asked or had no bank; present only when some
+    /// seat had a bank (the rules do not read it; `replay feed` sends it back).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lists::time_banks")]
+    pub time_banks: Option<Vec<Vec<Option<u64>>>>,
 }
 
 /// The time limits of a game's seats, in milliseconds, as the host that
@@ -170,6 +184,13 @@ pub struct TimeLimits {
     pub ms: Vec<u64>,
     /// Time past the limit still taken as in time.
     pub margin_ms: u64,
+    /// Each seat's time bank at the start of the game, when some seat had
+    /// one (docs/bots.md, "Time banks").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_ms: Option<Vec<u64>>,
+    /// What each answer adds to the seat's bank, when some seat had a bank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inc_ms: Option<Vec<u64>>,
 }
 
 /// Where a game's map came from.
@@ -219,6 +240,7 @@ impl Recorder {
                 trails: Vec::new(),
             },
             time_limits: None,
+            time_banks: None,
         };
         Recorder { replay }
     }

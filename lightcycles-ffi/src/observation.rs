@@ -308,6 +308,7 @@ impl ObservationBuffer {
                 })
                 .collect(),
             grid: self.grid.chunks(w.max(1)).map(<[CellValue]>::to_vec).collect(),
+            time_bank_ms: None,
         }
     }
 
@@ -389,6 +390,7 @@ pub(crate) unsafe fn read_observation(obs: *const LcObservation, arg: &str) -> F
         you: raw.you as usize,
         players,
         grid: cells.chunks(w).map(<[CellValue]>::to_vec).collect(),
+        time_bank_ms: None,
     })
 }
 

@@ -156,6 +156,7 @@ impl<'a> View<'a> {
             you: self.you as usize,
             players: (0..self.players.len()).map(|i| self.player(i)).collect(),
             grid: self.grid.as_slice().chunks(w.max(1)).map(<[i8]>::to_vec).collect(),
+            time_bank_ms: None,
         }
     }
 }

@@ -62,7 +62,7 @@ pub(crate) fn limits(time_first_ms: u64, time_ms: u64) -> PyResult<Limits> {
     if time_first_ms == 0 || time_ms == 0 {
         return Err(PyValueError::new_err("time limits are at least 1 ms"));
     }
-    Ok(Limits { first: Duration::from_millis(time_first_ms), rest: Duration::from_millis(time_ms) })
+    Ok(Limits::per_tick(Duration::from_millis(time_first_ms), Duration::from_millis(time_ms)))
 }
 
 /// The replay folder, made when it is missing.
@@ -82,7 +82,7 @@ fn made_dir(dir: Option<PathBuf>) -> PyResult<Option<PathBuf>> {
 /// get_move(obs) -> str, called with the host's time limits (a late,
 /// raising or invalid answer is a fault, as for every bot).
 #[pyfunction]
-#[pyo3(signature = (bots, rounds=10, seed=0, swap=false, jobs=1, out_dir=None, time_ms=defaults::TIME_MS, time_first_ms=defaults::TIME_FIRST_MS, config=None, isolate=false))]
+#[pyo3(signature = (bots, rounds=10, seed=0, swap=false, jobs=1, out_dir=None, time_ms=defaults::TIME_MS, time_first_ms=defaults::TIME_FIRST_MS, config=None, isolate=false, time_bank_ms=0, time_inc_ms=0))]
 #[allow(clippy::too_many_arguments)]
 pub fn play(
     py: Python<'_>,
@@ -96,6 +96,8 @@ pub fn play(
     time_first_ms: u64,
     config: Option<PyRef<'_, PyConfig>>,
     isolate: bool,
+    time_bank_ms: u64,
+    time_inc_ms: u64,
 ) -> PyResult<PlayResult> {
     if rounds == 0 || jobs == 0 {
         return Err(PyValueError::new_err("rounds and jobs are at least 1"));
@@ -105,7 +107,12 @@ pub fn play(
     let out_dir = made_dir(out_dir)?;
     let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
     let (entrants, _specs) = entrants(&bots, bots.len(), log_dir.as_deref(), &hosting(isolate))?;
-    let options = GameOptions::new(config, None, limits(time_first_ms, time_ms)?, out_dir);
+    let limits = Limits {
+        bank: Duration::from_millis(time_bank_ms),
+        inc: Duration::from_millis(time_inc_ms),
+        ..limits(time_first_ms, time_ms)?
+    };
+    let options = GameOptions::new(config, None, limits, out_dir);
     let rounds = Rounds { rounds, base_seed: seed, swap };
     let mut summaries = Vec::new();
     interruptible(py, || {

@@ -50,7 +50,7 @@ fn report_dict<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, PyA
     Ok(dict)
 }
 
-/// `bot_time`: a list of "NAME=[FIRST_MS,]MS" as the CLI takes them, or a
+/// `bot_time`: a list of "NAME=[FIRST_MS,]MS[,bank=MS][,inc=MS]" as the CLI takes them, or a
 /// dict of names to MS or (FIRST_MS, MS).
 fn bot_times(value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     let Some(value) = value else { return Ok(Vec::new()) };
@@ -74,11 +74,13 @@ fn bot_times(value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     }
     if value.is_instance_of::<PyString>() {
         return Err(PyValueError::new_err(
-            "bot_time is a list of \"NAME=[FIRST_MS,]MS\" or a dict {name: MS or (FIRST_MS, MS)}, not one string",
+            "bot_time is a list of \"NAME=[FIRST_MS,]MS[,bank=MS][,inc=MS]\" or a dict {name: MS or (FIRST_MS, MS)}, not one string",
         ));
     }
     value.extract::<Vec<String>>().map_err(|_| {
-        PyValueError::new_err("bot_time is a list of \"NAME=[FIRST_MS,]MS\" or a dict {name: MS or (FIRST_MS, MS)}")
+        PyValueError::new_err(
+            "bot_time is a list of \"NAME=[FIRST_MS,]MS[,bank=MS][,inc=MS]\" or a dict {name: MS or (FIRST_MS, MS)}",
+        )
     })
 }
 
@@ -158,7 +160,7 @@ fn board_of(
     html=None, ffa=None, maps=None, sizes=None, densities=None, map_order="sequential", map_start=0,
     league=false, league_lag=None, affinity=false, allow_broken=false, log_every=0, width=None, height=None,
     max_ticks=None, rock_density=None, fault_policy=None, map=None, bot_time=None, time_margin_ms=0,
-    bot_memory_mb=None, bot_processes=None, fuel_per_tick=None
+    time_bank_ms=0, time_inc_ms=0, bot_memory_mb=None, bot_processes=None, fuel_per_tick=None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament<'py>(
@@ -199,6 +201,8 @@ pub fn tournament<'py>(
     map: Option<PathBuf>,
     bot_time: Option<Bound<'py, PyAny>>,
     time_margin_ms: u64,
+    time_bank_ms: u64,
+    time_inc_ms: u64,
     bot_memory_mb: Option<u64>,
     bot_processes: Option<u64>,
     fuel_per_tick: Option<u64>,
@@ -210,6 +214,8 @@ pub fn tournament<'py>(
     board.time_first_ms = time_first_ms.unwrap_or(board.time_first_ms);
     board.bot_time = bot_times(bot_time.as_ref())?;
     board.time_margin_ms = time_margin_ms;
+    board.time_bank_ms = time_bank_ms;
+    board.time_inc_ms = time_inc_ms;
     let map_order = map_order.parse::<Order>().map_err(|e| keyword_error(&e))?;
     let options = TournamentOptions {
         bots,

@@ -61,12 +61,13 @@ KINDS = [
         THREE[:2],
         [
             "-g", "2", "--max-ticks", "300", "--rock-density", "8", "--fault-policy", "eliminate",
-            "--bot-time", "random=300,30", "--time-margin-ms", "5", "--time-first-ms", "900", "--time-ms", "40",
-            *SMALL[0],
+            "--bot-time", "random=300,30,bank=50", "--time-margin-ms", "5", "--time-first-ms", "900", "--time-ms", "40",
+            "--time-bank-ms", "200", "--time-inc-ms", "2", *SMALL[0],
         ],
         {
             "games": 2, "max_ticks": 300, "rock_density": 8, "fault_policy": "eliminate",
-            "bot_time": ["random=300,30"], "time_margin_ms": 5, "time_first_ms": 900, "time_ms": 40, **SMALL[1],
+            "bot_time": ["random=300,30,bank=50"], "time_margin_ms": 5, "time_first_ms": 900, "time_ms": 40,
+            "time_bank_ms": 200, "time_inc_ms": 2, **SMALL[1],
         },
     ),
     ("python-bot", [str(PYBOT), "builtin:wallhug"], ["-g", "2", *SMALL[0]], {"games": 2, **SMALL[1]}),

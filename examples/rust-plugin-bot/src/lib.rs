@@ -120,6 +120,7 @@ mod tests {
                 PlayerView { id: 1, x: 7, y: 7, dir: Dir::W, alive: true },
             ],
             grid,
+            time_bank_ms: None,
         };
         let (mut players, mut cells) = (Vec::new(), Vec::new());
         let view = View::of(&obs, &mut players, &mut cells);

@@ -57,7 +57,7 @@ pub fn measure(starts: u32, game_time: Duration, games: u64) -> Result<PythonFig
 
     let path = main.to_string_lossy().into_owned();
     let entrants = spec::entrants(&[path.clone(), path], None, &Hosting::default()).map_err(|e| e.to_string())?;
-    let limits = Limits { first: Duration::from_secs(10), rest: Duration::from_secs(10) };
+    let limits = Limits::per_tick(Duration::from_secs(10), Duration::from_secs(10));
     let options = GameOptions::new(Config::default(), None, limits, None);
     let mut ticks = 0u64;
     let start = Instant::now();

@@ -63,19 +63,33 @@ pub struct Turn<'a> {
     /// The fast engine in that position, when the caller has one: a bot
     /// that searches copies it rather than building one from the position.
     game: Option<&'a FastGame>,
+    /// The time bank the bot has left, when it has one.
+    bank: Option<Duration>,
 }
 
 impl<'a> Turn<'a> {
     /// The decision of player `you` on the tick after `position`.
     pub fn new(position: &'a Position, you: usize) -> Turn<'a> {
-        Turn { position, you, game: None }
+        Turn { position, you, game: None, bank: None }
     }
 
     /// The same decision, with the fast engine that stands in `position`
     /// (it must: the match loop and the Python batch pass their own).
     pub fn with_game(position: &'a Position, you: usize, game: &'a FastGame) -> Turn<'a> {
         debug_assert_eq!(lightcycles_core::Engine::tick(game), position.tick);
-        Turn { position, you, game: Some(game) }
+        Turn { position, you, game: Some(game), bank: None }
+    }
+
+    /// The same decision, the bot told that it has `bank` left of its time
+    /// bank (its observation's `time_bank_ms`; `None`: it has no bank).
+    pub fn with_bank(self, bank: Option<Duration>) -> Turn<'a> {
+        Turn { bank, ..self }
+    }
+
+    /// The time bank the bot has left, when it has one: time it may spend
+    /// past this tick's limit (docs/bots.md, "Time banks").
+    pub fn time_bank(&self) -> Option<Duration> {
+        self.bank
     }
 
     /// The fast engine in this position: the caller's, or one built from
@@ -140,7 +154,9 @@ impl<'a> Turn<'a> {
 
     /// The observation of docs/RULES.md section 5 for the deciding player.
     pub fn observation(&self) -> Observation {
-        Observation::of_position(self.position, self.you)
+        let mut observation = Observation::of_position(self.position, self.you);
+        observation.time_bank_ms = self.bank.map(|b| b.as_millis() as u64);
+        observation
     }
 }
 
@@ -212,7 +228,8 @@ pub trait Bot: Send {
     /// How long the answer just collected took, from the observation to
     /// its line (a late one included), for the adapters that time their
     /// bots' lines; `None` for the others, and when no line came. It counts
-    /// answers near the limit; it never decides anything.
+    /// answers near the limit, and what it takes past the tick's limit comes
+    /// out of the bot's time bank (docs/bots.md, "Time banks").
     fn last_answer(&self) -> Option<Duration> {
         None
     }

@@ -425,10 +425,19 @@ pub struct BoardArgs {
     #[arg(long = "time-ms", value_name = "MS", default_value_t = defaults::TIME_MS,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub time_ms: u64,
+    /// A time bank per bot and game, in milliseconds: time a bot may spend
+    /// past a tick's limit, taken from the bank; what is left is in its
+    /// observations as "time_bank_ms" (0: no bank).
+    #[arg(long = "time-bank-ms", value_name = "MS", default_value_t = 0)]
+    pub time_bank_ms: u64,
+    /// What each answer adds to a bot's time bank, in milliseconds.
+    #[arg(long = "time-inc-ms", value_name = "MS", default_value_t = 0)]
+    pub time_inc_ms: u64,
     /// Time limits of one bot, by its display name: FIRST_MS,MS (first
-    /// answer, later answers) or MS (later answers only); repeat the flag
-    /// for more bots. The others keep --time-first-ms and --time-ms.
-    #[arg(long = "bot-time", value_name = "NAME=[FIRST_MS,]MS")]
+    /// answer, later answers) or MS (later answers only), then optionally
+    /// bank=MS and inc=MS (its own time bank); repeat the flag for more
+    /// bots. The others keep --time-first-ms, --time-ms and the bank flags.
+    #[arg(long = "bot-time", value_name = "NAME=[FIRST_MS,]MS[,bank=MS][,inc=MS]")]
     pub bot_time: Vec<String>,
     /// Time past a limit still taken as in time, against scheduling noise
     /// (answers let in by it are counted and reported), in milliseconds.
@@ -451,6 +460,8 @@ impl BoardArgs {
             map: self.map.clone(),
             time_first_ms: self.time_first_ms,
             time_ms: self.time_ms,
+            time_bank_ms: self.time_bank_ms,
+            time_inc_ms: self.time_inc_ms,
             bot_time: self.bot_time.clone(),
             time_margin_ms: self.time_margin_ms,
         }

@@ -14,7 +14,7 @@ use crate::bot::spec::Entrant;
 use crate::cli::{
     bad_input, check_players, preflight, stdout_failure, stdout_is_a_screen, write_out, Failure, PlayArgs,
 };
-use crate::game::report::{self, Tally, Timeouts};
+use crate::game::report::{self, BankUses, Tally, Timeouts};
 use crate::game::run::{self, GameOptions, Rounds, RunError, Stop};
 use crate::io::output;
 use crate::tournament::plan::{self, Entry};
@@ -107,6 +107,7 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let names: Vec<String> = entrants.iter().map(|e| e.name.clone()).collect();
     let mut tally = Tally::new(entrants.len());
     let mut timeouts = Timeouts::new(entrants.len());
+    let mut banks = BankUses::new(entrants.len());
     let result = if args.watch || pressed.is_some() {
         if args.jobs > 1 {
             return Err(bad_input(format!("--watch draws one game at a time: use it with -j 1, not -j {}", args.jobs)));
@@ -122,6 +123,7 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
         run::run::<FastGame>(&entrants, &options, &rounds, args.jobs as usize, |game| {
             tally.add(game);
             timeouts.add(game);
+            banks.add(game);
             crate::io::interrupt::set(format!(
                 "{} of {} games were played (their lines are above; no FINAL_RESULTS)",
                 tally.games(),
@@ -134,6 +136,9 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), Failure> {
     result.map_err(|e| bad_input(e.to_string()))?;
     write_out(out, &report::final_results(&tally, &names)).map_err(stdout_failure)?;
     for note in timeouts.advice(&names, options.limits.rest, args.jobs as usize) {
+        eprintln!("{note}");
+    }
+    if let Some(note) = banks.note(&names) {
         eprintln!("{note}");
     }
     if !broken.is_empty() {

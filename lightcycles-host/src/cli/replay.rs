@@ -66,6 +66,7 @@ pub(crate) fn feed(args: &FeedArgs, out: &mut dyn Write) -> Result<(), Failure> 
     let limits = (args.time_first_ms.is_some() || args.time_ms.is_some()).then(|| Limits {
         first: args.time_first_ms.map_or(recorded.first, ms),
         rest: args.time_ms.map_or(recorded.rest, ms),
+        ..recorded
     });
     let tick_ms = limits.unwrap_or(recorded).rest.as_millis() as u64;
     let hosting = args.hosting.hosting(true, tick_ms, margin.as_millis() as u64);

@@ -33,7 +33,11 @@ pub struct Board {
     pub time_first_ms: u64,
     /// Time for each later answer, in milliseconds.
     pub time_ms: u64,
-    /// Time limits of single bots: `NAME=[FIRST_MS,]MS`.
+    /// Each bot's time bank for a game, in milliseconds (0: none).
+    pub time_bank_ms: u64,
+    /// What each answer adds to the bank, in milliseconds.
+    pub time_inc_ms: u64,
+    /// Time limits of single bots: `NAME=[FIRST_MS,]MS[,bank=MS][,inc=MS]`.
     pub bot_time: Vec<String>,
     /// Time past a limit still taken as in time, in milliseconds.
     pub time_margin_ms: u64,
@@ -52,6 +56,8 @@ impl Default for Board {
             map: None,
             time_first_ms: TIME_FIRST_MS,
             time_ms: TIME_MS,
+            time_bank_ms: 0,
+            time_inc_ms: 0,
             bot_time: Vec::new(),
             time_margin_ms: 0,
         }
@@ -86,7 +92,12 @@ impl Board {
         if self.time_first_ms == 0 || self.time_ms == 0 {
             return Err("--time-first-ms and --time-ms are at least 1 ms".to_string());
         }
-        Ok(Limits { first: Duration::from_millis(self.time_first_ms), rest: Duration::from_millis(self.time_ms) })
+        Ok(Limits {
+            first: Duration::from_millis(self.time_first_ms),
+            rest: Duration::from_millis(self.time_ms),
+            bank: Duration::from_millis(self.time_bank_ms),
+            inc: Duration::from_millis(self.time_inc_ms),
+        })
     }
 
     /// The time margin.
@@ -141,6 +152,8 @@ impl Board {
         }
         push("--time-first-ms", self.time_first_ms.to_string(), TIME_FIRST_MS.to_string());
         push("--time-ms", self.time_ms.to_string(), TIME_MS.to_string());
+        push("--time-bank-ms", self.time_bank_ms.to_string(), "0".to_string());
+        push("--time-inc-ms", self.time_inc_ms.to_string(), "0".to_string());
         push("--time-margin-ms", self.time_margin_ms.to_string(), "0".to_string());
         for arg in &self.bot_time {
             flags.push("--bot-time".to_string());
@@ -185,15 +198,40 @@ fn load_map(path: &Path) -> Result<MapFile, String> {
 }
 
 /// Reads `NAME=FIRST_MS,MS` or `NAME=MS` (later answers only; the first
-/// keeps `default`'s).
+/// keeps `default`'s), either followed by `,bank=MS` and `,inc=MS` in any
+/// order (a bank and increment of the bot's own; those not given keep
+/// `default`'s).
 pub fn parse_bot_time(arg: &str, default: Limits) -> Result<(String, Limits), String> {
-    let bad = || format!("--bot-time {arg}: expected NAME=FIRST_MS,MS or NAME=MS, milliseconds from 1");
-    let (name, times) = arg.split_once('=').ok_or_else(bad)?;
-    let ms = |s: &str| s.trim().parse::<u64>().ok().filter(|&m| m >= 1).map(Duration::from_millis).ok_or_else(bad);
-    let limits = match times.split_once(',') {
-        Some((first, rest)) => Limits { first: ms(first)?, rest: ms(rest)? },
-        None => Limits { first: default.first, rest: ms(times)? },
+    let bad = || {
+        format!("--bot-time {arg}: expected NAME=[FIRST_MS,]MS[,bank=MS][,inc=MS], time limits in milliseconds from 1")
     };
+    let (name, times) = arg.split_once('=').ok_or_else(bad)?;
+    let number = |s: &str| s.trim().parse::<u64>().ok().map(Duration::from_millis).ok_or_else(bad);
+    let limit = |s: &str| number(s).and_then(|d| if d.is_zero() { Err(bad()) } else { Ok(d) });
+    let mut limits = default;
+    let (mut plain, mut bank, mut inc) = (Vec::new(), None, None);
+    for part in times.split(',') {
+        let keyed = part.trim().split_once('=');
+        let slot = match keyed {
+            Some(("bank", _)) => &mut bank,
+            Some(("inc", _)) => &mut inc,
+            Some(_) => return Err(bad()),
+            None => {
+                plain.push(part);
+                continue;
+            }
+        };
+        if slot.replace(number(keyed.map_or("", |k| k.1))?).is_some() {
+            return Err(bad());
+        }
+    }
+    match plain[..] {
+        [first, rest] => (limits.first, limits.rest) = (limit(first)?, limit(rest)?),
+        [rest] => limits.rest = limit(rest)?,
+        _ => return Err(bad()),
+    }
+    limits.bank = bank.unwrap_or(limits.bank);
+    limits.inc = inc.unwrap_or(limits.inc);
     if name.is_empty() {
         return Err(bad());
     }

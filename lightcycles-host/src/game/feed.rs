@@ -121,22 +121,38 @@ pub fn observation_at(replay: &Replay, seat: usize, tick: u32) -> Result<Observa
         seat,
         last,
     })?;
-    Ok(Observation::of_position(position, seat))
+    Ok(Turn::new(position, seat).with_bank(recorded_bank(replay, seat, tick)).observation())
+}
+
+/// The time bank seat `seat` was told it had left before deciding `tick`,
+/// when the replay records one.
+fn recorded_bank(replay: &Replay, seat: usize, tick: u32) -> Option<Duration> {
+    let rows = replay.time_banks.as_ref()?;
+    let ms = (*rows.get((tick as usize).checked_sub(1)?)?.get(seat)?)?;
+    Some(Duration::from_millis(ms))
 }
 
 /// The limits the replay records for `seat`, if it records any.
 pub fn recorded_limits(replay: &Replay, seat: usize) -> Option<(Limits, Duration)> {
     let limits = replay.time_limits.as_ref()?;
+    let ms =
+        |list: &Option<Vec<u64>>| Duration::from_millis(list.as_ref().and_then(|l| l.get(seat)).copied().unwrap_or(0));
     let first = *limits.first_ms.get(seat)?;
     let rest = *limits.ms.get(seat)?;
     Some((
-        Limits { first: Duration::from_millis(first), rest: Duration::from_millis(rest) },
+        Limits {
+            first: Duration::from_millis(first),
+            rest: Duration::from_millis(rest),
+            bank: ms(&limits.bank_ms),
+            inc: ms(&limits.inc_ms),
+        },
         Duration::from_millis(limits.margin_ms),
     ))
 }
 
-/// Sends `bot` every observation seat `options.seat` received, in order,
-/// each under the seat's limit, and compares each answer with the recorded
+/// Sends `bot` every observation seat `options.seat` received, in order
+/// (with the time bank it was told it had, when it had one), each under
+/// the seat's limit and that bank, and compares each answer with the recorded
 /// one; stops at the first difference (or after `options.until`).
 pub fn feed(replay: &Replay, bot: &Entrant, options: &FeedOptions) -> Result<Fed, FeedError> {
     let decided = decisions(replay, options.seat)?;
@@ -158,7 +174,9 @@ pub fn feed(replay: &Replay, bot: &Entrant, options: &FeedOptions) -> Result<Fed
         if options.until.is_some_and(|until| tick > until) {
             break;
         }
-        let reply = match made.ask(&Turn::new(&position, options.seat), limits.for_tick(tick) + margin) {
+        let bank = recorded_bank(replay, options.seat, tick);
+        let turn = Turn::new(&position, options.seat).with_bank(bank);
+        let reply = match made.ask(&turn, limits.for_tick(tick) + bank.unwrap_or_default() + margin) {
             Asked::Answered(reply) => reply,
             Asked::Pending => made.collect(),
         };

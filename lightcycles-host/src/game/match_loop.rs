@@ -8,34 +8,51 @@
 //! [`Recorder`] writes it down. A bot is dropped (and with it any process it
 //! runs) as soon as its player is eliminated.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use lightcycles_core::replay::{Origin, Recorder, Replay, TimeLimits};
 use lightcycles_core::{defaults, map};
 use lightcycles_core::{Answer, Config, Engine, FaultKind, GameError, Outcome, StepError};
 
 use crate::bot::{Asked, Bot, Reply, Turn};
+use crate::game::bank::{Bank, BankUse};
 
 /// Where a run's map file was defined before it moved to the core.
 pub use lightcycles_core::map::MapFile;
 
-/// The time a bot has to answer one observation.
+/// The time a bot has to answer one observation, and the bank it may
+/// spend beyond that in one game (docs/bots.md, "Time banks").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// On the first tick (a bot may still be starting).
     pub first: Duration,
     /// On every later tick.
     pub rest: Duration,
+    /// The time bank a game starts with: time a bot may spend past a
+    /// tick's limit, taken from the bank (kaggle's overage time).
+    pub bank: Duration,
+    /// What each answer adds to the bank (fastchess's increment).
+    pub inc: Duration,
 }
 
 impl Default for Limits {
-    /// 1000 ms for the first tick, 50 ms after (as on CodinGame).
+    /// 1000 ms for the first tick, 50 ms after (as on CodinGame); no bank.
     fn default() -> Self {
-        Limits { first: Duration::from_millis(defaults::TIME_FIRST_MS), rest: Duration::from_millis(defaults::TIME_MS) }
+        Limits::per_tick(Duration::from_millis(defaults::TIME_FIRST_MS), Duration::from_millis(defaults::TIME_MS))
     }
 }
 
 impl Limits {
+    /// Limits of `first` and `rest` per answer, with no bank.
+    pub fn per_tick(first: Duration, rest: Duration) -> Limits {
+        Limits { first, rest, bank: Duration::ZERO, inc: Duration::ZERO }
+    }
+
+    /// Whether a bot under these limits has a time bank.
+    pub fn banked(&self) -> bool {
+        !self.bank.is_zero() || !self.inc.is_zero()
+    }
+
     /// The limit for the decision of `tick` (1 for the first).
     pub fn for_tick(&self, tick: u32) -> Duration {
         if tick <= 1 {
@@ -146,6 +163,8 @@ pub struct GameRecord {
     pub slowest: Vec<Option<Duration>>,
     /// How each seat's timed answers went against its limit.
     pub times: Vec<AnswerTimes>,
+    /// How each seat used its time bank, for seats that had one.
+    pub banks: Vec<Option<BankUse>>,
 }
 
 /// Why a game could not be played.
@@ -242,16 +261,23 @@ fn play_inner<E: Engine>(
     let mut faults = vec![FaultCounts::default(); players];
     let mut slowest: Vec<Option<Duration>> = vec![None; players];
     let mut times = vec![AnswerTimes::default(); players];
+    let mut banks: Vec<Option<Bank>> = timing.seats.iter().map(Bank::of).collect();
+    let banked = banks.iter().any(Option::is_some);
+    let mut bank_rows: Vec<Vec<Option<u64>>> = Vec::new();
     watch(&engine, &[]);
     while !engine.is_over() {
         let position = engine.position();
         // On the fast engine, the bots that search copy it (Turn::with_game).
         let fast = (&engine as &dyn std::any::Any).downcast_ref::<lightcycles_core::FastGame>();
         let limit = |seat: usize| timing.seats[seat].for_tick(position.tick + 1);
+        // What each bot may spend of its bank on this answer, as it is told.
+        let told: Vec<Option<Duration>> = banks.iter().map(|bank| bank.as_ref().map(Bank::left)).collect();
+        let deadline = |seat: usize| limit(seat) + told[seat].unwrap_or_default();
         // Every observation goes out first, each bot on its own clock; then
         // the answers are collected in seat order, each against its own
-        // deadline. The order of collection cannot change an answer.
-        let asked: Vec<Option<Asked>> = bots
+        // deadline. The order of collection cannot change an answer. An
+        // answer given in `ask` is timed here, for the bank.
+        let asked: Vec<Option<(Asked, Duration)>> = bots
             .iter_mut()
             .enumerate()
             .map(|(seat, bot)| match bot {
@@ -260,24 +286,40 @@ fn play_inner<E: Engine>(
                         Some(game) => Turn::with_game(&position, seat, game),
                         None => Turn::new(&position, seat),
                     };
-                    Some(bot.ask(&turn, limit(seat) + timing.margin))
+                    let started = Instant::now();
+                    let asked = bot.ask(&turn.with_bank(told[seat]), deadline(seat) + timing.margin);
+                    Some((asked, started.elapsed()))
                 }
                 _ => None,
             })
             .collect();
+        if banked {
+            bank_rows.push(
+                asked.iter().zip(&told).map(|(a, t)| t.filter(|_| a.is_some()).map(|t| t.as_millis() as u64)).collect(),
+            );
+        }
         let mut answers = Vec::with_capacity(players);
         for (seat, (bot, asked)) in bots.iter_mut().zip(asked).enumerate() {
-            let answer = match (bot, asked) {
-                (Some(_), Some(Asked::Answered(reply))) => answer_of(&reply),
-                (Some(bot), Some(Asked::Pending)) => {
+            // The reply, and how long it took when that was measured.
+            let (reply, took) = match (bot, asked) {
+                (Some(_), Some((Asked::Answered(reply), took))) => (reply, Some(took)),
+                (Some(bot), Some((Asked::Pending, _))) => {
                     let reply = bot.collect();
-                    if let Some(took) = bot.last_answer() {
-                        times[seat].add(took, limit(seat), !matches!(reply, Reply::Timeout));
+                    let took = bot.last_answer();
+                    if let Some(took) = took {
+                        times[seat].add(took, deadline(seat), reply != Reply::Timeout);
                     }
-                    answer_of(&reply)
+                    (reply, took)
                 }
-                _ => Answer::none(),
+                _ => {
+                    answers.push(Answer::none());
+                    continue;
+                }
             };
+            if let Some(bank) = &mut banks[seat] {
+                bank.charge(took, limit(seat), reply == Reply::Timeout);
+            }
+            let answer = answer_of(&reply);
             if let Some(kind) = answer.fault {
                 faults[seat].add(kind);
             }
@@ -298,14 +340,21 @@ fn play_inner<E: Engine>(
     }
     let outcome = engine.outcome().expect("the loop ends with the game");
     let mut replay = recorder.finish();
-    if record_limits {
+    let ms = |of: fn(&Limits) -> Duration| timing.seats.iter().map(|l| of(l).as_millis() as u64).collect();
+    if record_limits || banked {
         replay.time_limits = Some(TimeLimits {
-            first_ms: timing.seats.iter().map(|l| l.first.as_millis() as u64).collect(),
-            ms: timing.seats.iter().map(|l| l.rest.as_millis() as u64).collect(),
+            first_ms: ms(|l| l.first),
+            ms: ms(|l| l.rest),
             margin_ms: timing.margin.as_millis() as u64,
+            bank_ms: banked.then(|| ms(|l| l.bank)),
+            inc_ms: banked.then(|| ms(|l| l.inc)),
         });
     }
-    Ok(GameRecord { replay, outcome, faults, slowest, times })
+    if banked {
+        replay.time_banks = Some(bank_rows);
+    }
+    let banks = banks.iter().map(|bank| bank.as_ref().map(Bank::usage)).collect();
+    Ok(GameRecord { replay, outcome, faults, slowest, times, banks })
 }
 
 #[cfg(test)]
@@ -449,8 +498,7 @@ mod tests {
     #[test]
     fn a_timed_game_records_each_seats_limits_in_its_replay() {
         let config = Config::default();
-        let seats =
-            [Limits::default(), Limits { first: Duration::from_millis(3000), rest: Duration::from_millis(200) }];
+        let seats = [Limits::default(), Limits::per_tick(Duration::from_millis(3000), Duration::from_millis(200))];
         let timing = Timing { seats: &seats, margin: Duration::from_millis(7) };
         let kinds = [Builtin::Random, Builtin::Fuzz];
         let timed =
@@ -474,6 +522,80 @@ mod tests {
             &mut unwatched,
         );
         assert!(err.is_err(), "one limit per seat");
+    }
+
+    /// A bot that rides straight and says it took the times of `took`, one
+    /// per answer (`None`: a timeout), then 1 ms; it keeps what it was told.
+    struct Slow {
+        took: Vec<Option<Duration>>,
+        told: std::sync::Arc<std::sync::Mutex<Vec<(Option<u64>, Duration)>>>,
+        last: Option<Duration>,
+    }
+
+    impl Bot for Slow {
+        fn answer(&mut self, _: &Turn<'_>, _: Duration) -> Reply {
+            unreachable!("asked, then collected")
+        }
+        fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {
+            self.told.lock().unwrap().push((turn.observation().time_bank_ms, limit));
+            Asked::Pending
+        }
+        fn collect(&mut self) -> Reply {
+            let n = self.told.lock().unwrap().len();
+            // After the script, answers in 1 ms.
+            self.last = self.took.get(n - 1).copied().unwrap_or(Some(Duration::from_millis(1)));
+            if self.last.is_some() {
+                Reply::NoMove
+            } else {
+                Reply::Timeout
+            }
+        }
+        fn last_answer(&self) -> Option<Duration> {
+            self.last
+        }
+    }
+
+    #[test]
+    fn time_past_the_limit_comes_out_of_the_bank_the_bot_is_told_and_the_replay_records() {
+        let ms = Duration::from_millis;
+        let config = Config { width: 40, height: 16, rock_density: 0, ..Config::default() };
+        let banked = Limits { bank: ms(100), inc: ms(5), ..Limits::per_tick(ms(1000), ms(50)) };
+        let seats = [banked, Limits::default()];
+        let told = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        // Tick 1 in time; tick 2 takes 80 ms past its 50; tick 3 times out.
+        let took = vec![Some(ms(10)), Some(ms(130)), None, Some(ms(20))];
+        let slow = Slow { took, told: told.clone(), last: None };
+        let bots: Vec<Box<dyn Bot>> = vec![Box::new(slow), bots(&[Builtin::Straight], 3).remove(0)];
+        let timing = Timing { seats: &seats, margin: ms(3) };
+        let record = play_timed::<ReferenceGame>(&setup(config, 3), timing, names(2), bots, &mut unwatched).unwrap();
+        let told = told.lock().unwrap().clone();
+        // Told 100, 105 (the increment), 30 (105 - 80 + 5), then 5 (a
+        // timeout empties the bank; the increment still comes).
+        let expected = [(Some(100), ms(1103)), (Some(105), ms(158)), (Some(30), ms(83)), (Some(5), ms(58))];
+        assert_eq!(told[..4], expected, "the bank left, and the deadline: limit, bank and margin");
+        let rows = record.replay.time_banks.clone().unwrap();
+        assert_eq!(rows.len(), record.replay.commands.len(), "one row a tick");
+        let seat0: Vec<Option<u64>> = rows.iter().take(4).map(|r| r[0]).collect();
+        assert_eq!(seat0, [Some(100), Some(105), Some(30), Some(5)]);
+        assert!(rows.iter().all(|r| r[1].is_none()), "the other seat has no bank");
+        assert_eq!(record.replay.faults[2][0], Some(FaultKind::Timeout));
+        let limits = record.replay.time_limits.clone().unwrap();
+        assert_eq!((limits.bank_ms, limits.inc_ms), (Some(vec![100, 0]), Some(vec![5, 0])));
+        assert_eq!(record.banks[1], None);
+        assert_eq!(record.banks[0].unwrap().used, ms(80 + 30), "80 ms on tick 2, the 30 left on tick 3");
+        let back = Replay::from_json(&record.replay.to_json()).unwrap();
+        assert_eq!(back, record.replay, "written and read back");
+        verify::<ReferenceGame>(&record.replay).unwrap();
+    }
+
+    #[test]
+    fn without_a_bank_the_observation_and_replay_are_as_before() {
+        let config = Config::default();
+        let kinds = [Builtin::Random, Builtin::Fuzz];
+        let record = play::<ReferenceGame>(&setup(config, 4), names(2), bots(&kinds, 4), &mut unwatched).unwrap();
+        assert_eq!(record.replay.time_banks, None);
+        assert!(!record.replay.to_json().contains("time_bank"));
+        assert_eq!(record.banks, vec![None, None]);
     }
 
     #[test]

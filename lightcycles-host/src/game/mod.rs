@@ -2,6 +2,7 @@
 //! tallies that report them ([`report`]), checking replay files
 //! ([`verify`]), and the probe of every bot before game 0 ([`preflight`]).
 
+pub mod bank;
 pub mod board;
 pub mod feed;
 pub mod match_loop;

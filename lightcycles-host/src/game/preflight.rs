@@ -188,7 +188,7 @@ mod tests {
         let names = display_names(&specs);
         let config = Config { players: 2, ..Config::default() };
         let position = first_position(&config, 3, None).unwrap();
-        let limits = Limits { first: Duration::from_millis(3000), rest: Duration::from_millis(50) };
+        let limits = Limits::per_tick(Duration::from_millis(3000), Duration::from_millis(50));
         probe(&args, &names, &Hosting::default(), &position, &limits)
     }
 
@@ -237,7 +237,7 @@ mod tests {
         let args = vec!["cmd:sleep 5".to_string()];
         let config = Config { players: 2, ..Config::default() };
         let position = first_position(&config, 3, None).unwrap();
-        let limits = Limits { first: Duration::from_millis(200), rest: Duration::from_millis(50) };
+        let limits = Limits::per_tick(Duration::from_millis(200), Duration::from_millis(50));
         let broken = probe(&args, &["sleep".into()], &Hosting::default(), &position, &limits);
         assert_eq!(broken.len(), 1);
         assert!(broken[0].cause.contains("within 200 ms"), "{:?}", broken[0]);

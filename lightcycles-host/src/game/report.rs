@@ -12,6 +12,7 @@
 use std::fmt::Write;
 use std::time::Duration;
 
+use crate::game::bank::BankUse;
 use crate::game::match_loop::FaultCounts;
 use crate::game::run::GameSummary;
 use crate::io::untrusted::terminal_text;
@@ -121,6 +122,55 @@ impl Timeouts {
     }
 }
 
+/// How each bot used its time bank over a run, for the end summary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BankUses {
+    /// By entrant: games played with a bank, the bank at their starts and
+    /// time taken out of it, summed.
+    pub total: Vec<(u64, BankUse)>,
+    /// By entrant: the most taken out in one game.
+    pub most: Vec<Duration>,
+}
+
+impl BankUses {
+    /// None yet, for `entrants` bots.
+    pub fn new(entrants: usize) -> BankUses {
+        BankUses { total: vec![(0, BankUse::default()); entrants], most: vec![Duration::ZERO; entrants] }
+    }
+
+    /// Counts the bank use of one finished game.
+    pub fn add(&mut self, game: &GameSummary) {
+        for (seat, &e) in game.plan.seats.iter().enumerate() {
+            if let Some(used) = game.banks.get(seat).copied().flatten() {
+                self.total[e].0 += 1;
+                self.total[e].1.merge(&used);
+                self.most[e] = self.most[e].max(used.used);
+            }
+        }
+    }
+
+    /// One line for the bots that had a bank: per game on average, what
+    /// each took out of the bank it started with, and the most in one game;
+    /// `None` when no bot had one.
+    pub fn note(&self, names: &[String]) -> Option<String> {
+        let parts: Vec<String> = (0..self.total.len())
+            .filter(|&e| self.total[e].0 > 0)
+            .map(|e| {
+                let (games, sum) = self.total[e];
+                let per_game = |d: Duration| d.as_millis() as u64 / games;
+                format!(
+                    "{} used {} of {} ms a game (most {} ms)",
+                    terminal_text(&names[e]),
+                    per_game(sum.used),
+                    per_game(sum.start),
+                    self.most[e].as_millis()
+                )
+            })
+            .collect();
+        (!parts.is_empty()).then(|| format!("time banks: {}", parts.join("; ")))
+    }
+}
+
 /// The FINAL_RESULTS block, one line per bot in the order the bots were
 /// given, each ending with a newline.
 pub fn final_results(tally: &Tally, names: &[String]) -> String {
@@ -194,6 +244,7 @@ mod tests {
             outcome,
             slowest: vec![None; faults.len()],
             times: vec![Default::default(); faults.len()],
+            banks: vec![None; faults.len()],
             faults,
             replay_path: None,
         }

@@ -22,6 +22,7 @@ use lightcycles_core::{Answer, Config, Engine, Outcome};
 
 use crate::bot::spec::Entrant;
 use crate::bot::{Bot, BotContext, Failed};
+use crate::game::bank::BankUse;
 use crate::game::match_loop::{self, AnswerTimes, FaultCounts, GameSetup, Limits, MatchError, Timing};
 use crate::game::pool;
 use lightcycles_core::MapFile;
@@ -61,14 +62,16 @@ impl GameOptions {
     /// the margin on top: what the probe before game 0 gives every bot.
     pub fn widest_limits(&self) -> Limits {
         let all = std::iter::once(self.limits).chain(self.bot_limits.iter().flatten().copied());
-        let (first, rest) = all.fold((Duration::ZERO, Duration::ZERO), |(f, r), l| (f.max(l.first), r.max(l.rest)));
-        Limits { first: first + self.margin, rest: rest + self.margin }
+        // A first answer may spend the whole bank.
+        let (first, rest) =
+            all.fold((Duration::ZERO, Duration::ZERO), |(f, r), l| (f.max(l.first + l.bank), r.max(l.rest)));
+        Limits::per_tick(first + self.margin, rest + self.margin)
     }
 
-    /// Whether bots have limits of their own or a margin: then each replay
-    /// records its seats' limits.
+    /// Whether bots have limits of their own, a margin or a time bank: then
+    /// each replay records its seats' limits.
     pub fn is_timed_per_bot(&self) -> bool {
-        self.bot_limits.iter().any(Option::is_some) || !self.margin.is_zero()
+        self.bot_limits.iter().any(Option::is_some) || !self.margin.is_zero() || self.limits.banked()
     }
 }
 
@@ -130,6 +133,8 @@ pub struct GameSummary {
     pub slowest: Vec<Option<std::time::Duration>>,
     /// How each seat's timed answers went against its limit.
     pub times: Vec<AnswerTimes>,
+    /// How each seat used its time bank, for seats that had one.
+    pub banks: Vec<Option<BankUse>>,
 }
 
 impl GameSummary {
@@ -258,6 +263,7 @@ pub fn play_game<E: Engine>(
         replay_path,
         slowest: record.slowest,
         times: record.times,
+        banks: record.banks,
     };
     Ok((summary, record.replay))
 }

@@ -17,7 +17,7 @@ use super::standings::Standings;
 use super::{Tournament, TournamentError};
 use crate::game::match_loop::{AnswerTimes, NEAR_LIMIT};
 use crate::game::pool;
-use crate::game::report::{game_line as game_text, Timeouts};
+use crate::game::report::{game_line as game_text, BankUses, Timeouts};
 use crate::game::run;
 use crate::io::interrupt;
 
@@ -202,6 +202,7 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
 
     let mut failure: Option<TournamentError> = None;
     let mut timeouts = Timeouts::new(t.entrants.len());
+    let mut banks = BankUses::new(t.entrants.len());
     let mut times = vec![AnswerTimes::default(); t.entrants.len()];
     let source = match &shared {
         Some(shared) => Source::League(shared),
@@ -260,6 +261,7 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
         }
         counter.add(line.result(), shared.as_ref());
         timeouts.add(&summary);
+        banks.add(&summary);
         for (seat, &e) in summary.plan.seats.iter().enumerate() {
             if let Some(x) = summary.times.get(seat) {
                 times[e].merge(x);
@@ -283,6 +285,9 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
         eprintln!("{note}");
     }
     if let Some(note) = near_limit_note(&names, &times, t.options.margin) {
+        eprintln!("{note}");
+    }
+    if let Some(note) = banks.note(&names) {
         eprintln!("{note}");
     }
     if let Some(note) = pinned.note() {

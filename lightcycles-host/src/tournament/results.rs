@@ -48,6 +48,12 @@ pub struct HeaderBot {
     /// Its own time for each later answer, when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<u64>,
+    /// Its time bank, when it has time of its own and a bank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_bank_ms: Option<u64>,
+    /// What each of its answers adds to its bank, likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_inc_ms: Option<u64>,
 }
 
 /// A map of the header's pool, as the games get it.
@@ -132,6 +138,12 @@ pub struct Header {
     /// Time past the limit still taken as in time (`--time-margin-ms`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub time_margin_ms: u64,
+    /// Each bot's time bank per game (`--time-bank-ms`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub time_bank_ms: u64,
+    /// What each answer adds to the bank (`--time-inc-ms`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub time_inc_ms: u64,
     /// Seats in every game: 2, or 3 to 8 for a free-for-all (`--ffa`).
     #[serde(default = "two", skip_serializing_if = "is_two")]
     pub seats: usize,
@@ -739,6 +751,8 @@ pub fn header_differences(found: &Header, expected: &Header) -> Vec<(&'static st
     field!(time_first_ms);
     field!(time_ms);
     field!(time_margin_ms);
+    field!(time_bank_ms);
+    field!(time_inc_ms);
     field!(seats);
     field!(maps);
     field!(league);

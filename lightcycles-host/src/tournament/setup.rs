@@ -11,6 +11,7 @@ use super::schedule::{PairingMode, Schedule, ScheduledGame};
 use super::shard::Shard;
 use super::shell::shell_quote;
 use crate::bot::spec::Entrant;
+use crate::game::match_loop::Limits;
 use crate::game::run::{GameOptions, RunError};
 use crate::stats::Sprt;
 
@@ -91,6 +92,8 @@ impl Tournament {
                         spec: spec.clone(),
                         time_first_ms: own.map(|l| l.first.as_millis() as u64),
                         time_ms: own.map(|l| l.rest.as_millis() as u64),
+                        time_bank_ms: own.filter(Limits::banked).map(|l| l.bank.as_millis() as u64),
+                        time_inc_ms: own.filter(Limits::banked).map(|l| l.inc.as_millis() as u64),
                     }
                 })
                 .collect(),
@@ -101,6 +104,8 @@ impl Tournament {
             time_first_ms: self.options.limits.first.as_millis() as u64,
             time_ms: self.options.limits.rest.as_millis() as u64,
             time_margin_ms: self.options.margin.as_millis() as u64,
+            time_bank_ms: self.options.limits.bank.as_millis() as u64,
+            time_inc_ms: self.options.limits.inc.as_millis() as u64,
             fuel_per_tick: self.fuel_per_tick,
             seats: self.schedule.seats(),
             maps: self.maps.as_ref().map(MapPool::header),

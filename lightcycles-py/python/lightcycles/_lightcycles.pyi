@@ -196,6 +196,8 @@ def play(
     time_first_ms: int = ...,  # DEFAULTS["time_first_ms"]
     config: Optional[Config] = None,
     isolate: bool = False,
+    time_bank_ms: int = 0,
+    time_inc_ms: int = 0,
 ) -> PlayResult: ...
 def tournament(
     bots: _Bots,
@@ -235,6 +237,8 @@ def tournament(
     map: Optional[_StrPath] = None,
     bot_time: Optional[Union[List[str], Dict[str, Union[int, Tuple[int, int]]]]] = None,
     time_margin_ms: int = 0,
+    time_bank_ms: int = 0,
+    time_inc_ms: int = 0,
     bot_memory_mb: Optional[int] = None,
     bot_processes: Optional[int] = None,
     fuel_per_tick: Optional[int] = None,

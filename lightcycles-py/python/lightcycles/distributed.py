@@ -48,7 +48,8 @@ __all__ = ["tournament", "main"]
 _OPTIONS = (
     "gauntlet", "out_dir", "time_ms", "time_first_ms", "isolate", "ffa", "maps", "sizes", "densities",
     "map_order", "map_start", "affinity", "allow_broken", "width", "height", "max_ticks", "rock_density",
-    "fault_policy", "map", "bot_time", "time_margin_ms", "bot_memory_mb", "bot_processes", "fuel_per_tick",
+    "fault_policy", "map", "bot_time", "time_margin_ms", "time_bank_ms", "time_inc_ms", "bot_memory_mb",
+    "bot_processes", "fuel_per_tick",
 )
 
 #: Config fields, to send a ``lightcycles.Config`` to the workers.

@@ -8,7 +8,8 @@
 //!
 //! The first request, and the first after one that could not be queued,
 //! is the whole observation (`SEQ {...}`); the others are `SEQ +{"tick":
-//! T, "players": [...], "cells": [x, y, v, ...]}`. The bot reads every
+//! T, "players": [...], "cells": [x, y, v, ...]}`, with `"time_bank_ms": B`
+//! last when the bot has a time bank. The bot reads every
 //! request in order (it may answer only the newest), so what it keeps is
 //! what was sent.
 
@@ -57,7 +58,11 @@ impl DeltaSender {
                 let _ = write!(body, "{sep}{},{},{now}", i % width, i / width);
             }
         }
-        body.push_str("]}");
+        body.push(']');
+        if let Some(bank) = turn.time_bank() {
+            let _ = write!(body, ",\"time_bank_ms\":{}", bank.as_millis());
+        }
+        body.push('}');
         body
     }
 
@@ -73,6 +78,8 @@ struct Change {
     tick: u32,
     players: Vec<PlayerView>,
     cells: Vec<i64>,
+    #[serde(default)]
+    time_bank_ms: Option<u64>,
 }
 
 /// The other side of [`DeltaSender`]: the observation of each request.
@@ -110,6 +117,7 @@ impl DeltaReader {
         }
         obs.tick = change.tick;
         obs.players = change.players;
+        obs.time_bank_ms = change.time_bank_ms;
         Ok(obs)
     }
 }

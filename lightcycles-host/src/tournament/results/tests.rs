@@ -7,8 +7,22 @@ fn header(seed: u64) -> Header {
     Header {
         format: FORMAT.into(),
         bots: vec![
-            HeaderBot { name: "a".into(), spec: "a=builtin:random".into(), time_first_ms: None, time_ms: None },
-            HeaderBot { name: "straight".into(), spec: "builtin:straight".into(), time_first_ms: None, time_ms: None },
+            HeaderBot {
+                name: "a".into(),
+                spec: "a=builtin:random".into(),
+                time_first_ms: None,
+                time_ms: None,
+                time_bank_ms: None,
+                time_inc_ms: None,
+            },
+            HeaderBot {
+                name: "straight".into(),
+                spec: "builtin:straight".into(),
+                time_first_ms: None,
+                time_ms: None,
+                time_bank_ms: None,
+                time_inc_ms: None,
+            },
         ],
         pairing: PairingMode::RoundRobin,
         seed,
@@ -17,6 +31,8 @@ fn header(seed: u64) -> Header {
         time_first_ms: 1000,
         time_ms: 50,
         time_margin_ms: 0,
+        time_bank_ms: 0,
+        time_inc_ms: 0,
         fuel_per_tick: None,
         seats: 2,
         maps: None,
@@ -329,7 +345,14 @@ fn a_file_written_before_the_new_header_fields_still_resumes() {
 fn free_for_all_lines_are_checked_against_the_seats_of_the_header() {
     let mut h = header(0);
     h.seats = 3;
-    h.bots.push(HeaderBot { name: "c".into(), spec: "c=builtin:random".into(), time_first_ms: None, time_ms: None });
+    h.bots.push(HeaderBot {
+        name: "c".into(),
+        spec: "c=builtin:random".into(),
+        time_first_ms: None,
+        time_ms: None,
+        time_bank_ms: None,
+        time_inc_ms: None,
+    });
     let mut g = line(0);
     g.seats = vec![0, 1, 2];
     g.bots = vec!["a".into(), "straight".into(), "c".into()];

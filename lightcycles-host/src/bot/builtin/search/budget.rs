@@ -22,6 +22,21 @@ pub const SOFT_SHARE: f64 = 0.25;
 /// waits for a core a few milliseconds must still answer in time.
 pub const HARD_SHARE: f64 = 0.50;
 
+/// The share of its time bank the search may think with on one answer,
+/// beyond the tick's own limit: 1/`BANK_SHARE` of what is left, so that a
+/// bank lasts the game and goes to the early, hard decisions first.
+pub const BANK_SHARE: u32 = 16;
+
+/// The time to think with, from `deadline`, the tick's limit with the whole
+/// bank left (`bank`) on top, as the host gives it: the limit and a share of
+/// the bank.
+pub fn with_bank(deadline: Duration, bank: Option<Duration>) -> Duration {
+    match bank {
+        Some(bank) => deadline.saturating_sub(bank) + bank / BANK_SHARE,
+        None => deadline,
+    }
+}
+
 /// What bounds one answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limit {

@@ -231,7 +231,7 @@ impl Bot for SearchBot {
             // The host's position is always valid; without a game, ride on.
             return Reply::of_dir(turn.me().dir);
         };
-        let thought = self.think(&game, turn.you(), clock.started(), limit);
+        let thought = self.think(&game, turn.you(), clock.started(), budget::with_bank(limit, turn.time_bank()));
         let timing = clock.stop();
         if self.options.stats {
             if timing.wall > limit {
