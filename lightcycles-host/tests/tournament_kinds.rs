@@ -149,7 +149,8 @@ fn bad_bot_times_say_what_is_wrong() {
     for (flag, expected) in [
         ("nobody=10", "no bot is named \"nobody\""),
         ("straight=0", "milliseconds from 1"),
-        ("straight", "expected NAME=FIRST_MS,MS"),
+        ("straight", "expected NAME=[FIRST_MS,]MS[,bank=MS][,inc=MS]"),
+        ("straight=40,bank=x", "expected NAME=[FIRST_MS,]MS"),
     ] {
         let out = run(&["tournament", "builtin:straight", "builtin:random", "-g", "2", "--bot-time", flag]);
         assert_eq!(out.status.code(), Some(2), "{flag}");

@@ -85,6 +85,9 @@ impl CallableBot {
         d.set_item("players", PyList::new(py, players)?)?;
         let copies = rows.iter().map(|row| row.bind(py).get_slice(0, w)).collect::<Vec<_>>();
         d.set_item("grid", PyList::new(py, copies)?)?;
+        if let Some(bank) = turn.time_bank() {
+            d.set_item("time_bank_ms", bank.as_millis() as u64)?;
+        }
         Ok(d)
     }
 }

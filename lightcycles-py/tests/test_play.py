@@ -79,6 +79,29 @@ def test_a_raising_a_late_and_a_garbage_bot_are_faults_not_crashes():
     assert result.games[0].faults[0]["invalid"] >= 1
 
 
+def test_a_callable_is_told_its_time_bank_and_slow_answers_spend_it(tmp_path):
+    seen = []
+
+    def slow(obs):
+        seen.append(obs.get("time_bank_ms"))
+        if obs["tick"] > 1:
+            time.sleep(0.03)
+        return obs["players"][obs["you"]]["dir"]
+
+    config = lc.Config(width=40, height=16, rock_density=0)
+    result = lc.play([slow, "builtin:straight"], rounds=1, time_ms=10, time_bank_ms=200, config=config, out_dir=tmp_path)
+    assert seen[:2] == [200, 200], seen
+    assert 100 < seen[2] < 200, "tick 2 spent about 20 ms of it"
+    assert all(b <= a for a, b in zip(seen, seen[1:])), seen
+    replay = json.loads(lc.Replay.load(result.games[0].replay).to_json())
+    assert [row[0] for row in replay["time_banks"]][: len(seen)] == seen
+    assert replay["time_limits"]["bank_ms"] == [200, 200]
+
+    seen.clear()
+    lc.play([slow, "builtin:straight"], rounds=1, time_ms=100, config=config)
+    assert seen and seen == [None] * len(seen), "no bank, no key"
+
+
 def test_names_are_made_unique():
     def get_move(obs):
         return "N"

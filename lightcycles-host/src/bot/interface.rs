@@ -225,9 +225,10 @@ pub trait Bot: Send {
         None
     }
 
-    /// How long the answer just collected took, from the observation to
-    /// its line (a late one included), for the adapters that time their
-    /// bots' lines; `None` for the others, and when no line came. It counts
+    /// How long the answer just collected (or given in [`Bot::ask`]) took,
+    /// from the observation to its line (a late one included), for the
+    /// adapters that time their bots' lines; `None` for the others, and when
+    /// no line came (an adapter resets it in each `ask`). It counts
     /// answers near the limit, and what it takes past the tick's limit comes
     /// out of the bot's time bank (docs/bots.md, "Time banks").
     fn last_answer(&self) -> Option<Duration> {

@@ -300,9 +300,11 @@ fn play_inner<E: Engine>(
         }
         let mut answers = Vec::with_capacity(players);
         for (seat, (bot, asked)) in bots.iter_mut().zip(asked).enumerate() {
-            // The reply, and how long it took when that was measured.
+            // The reply, and how long it took when that was measured: by
+            // the adapter when it times its bot, else (an answer given in
+            // `ask`) by this loop.
             let (reply, took) = match (bot, asked) {
-                (Some(_), Some((Asked::Answered(reply), took))) => (reply, Some(took)),
+                (Some(bot), Some((Asked::Answered(reply), took))) => (reply, bot.last_answer().or(Some(took))),
                 (Some(bot), Some((Asked::Pending, _))) => {
                     let reply = bot.collect();
                     let took = bot.last_answer();

@@ -88,6 +88,7 @@ impl Bot for NumberedBot {
 
     fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {
         self.waiting = None;
+        self.last = None;
         if self.process.is_gone() {
             return Asked::Answered(Reply::Crash);
         }

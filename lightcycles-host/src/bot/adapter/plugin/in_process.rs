@@ -172,6 +172,7 @@ impl Bot for ThreadBot {
 
     fn ask(&mut self, turn: &Turn<'_>, limit: Duration) -> Asked {
         self.waiting = None;
+        self.last = None;
         self.drain();
         if let Some(seq) = self.in_flight {
             self.log.note(&format!("tick {}: still thinking about request {seq}: not asked", turn.tick()));
