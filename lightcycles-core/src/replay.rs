@@ -62,9 +62,9 @@ mod lists {
     bounded!(bank_rows, Option<u64>, MAX_TICKS_IN_REPLAY, MAX_PLAYERS, "time_banks");
 
     /// `time_banks`: absent, `null`, or rows bounded as `commands` are.
-    pub(super) fn time_banks<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<Vec<Option<u64>>>>, D::Error> {
+    pub(super) fn time_banks<'de, D: Deserializer<'de>>(d: D) -> Result<Option<BankRows>, D::Error> {
         #[derive(Deserialize)]
-        struct Rows(#[serde(deserialize_with = "bank_rows")] Vec<Vec<Option<u64>>>);
+        struct Rows(#[serde(deserialize_with = "bank_rows")] BankRows);
         Ok(Option::<Rows>::deserialize(d)?.map(|rows| rows.0))
     }
 }
@@ -171,8 +171,12 @@ pub struct Replay {
     /// `None` when it was not asked or had no bank; present only when some
     /// seat had a bank (the rules do not read it; `replay feed` sends it back).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lists::time_banks")]
-    pub time_banks: Option<Vec<Vec<Option<u64>>>>,
+    pub time_banks: Option<BankRows>,
 }
+
+/// `rows[k][i]`: the time bank in milliseconds player `i` was told it had
+/// left before deciding tick `k + 1` (a replay's `time_banks`).
+pub type BankRows = Vec<Vec<Option<u64>>>;
 
 /// The time limits of a game's seats, in milliseconds, as the host that
 /// played it recorded them.

@@ -528,9 +528,12 @@ mod tests {
 
     /// A bot that rides straight and says it took the times of `took`, one
     /// per answer (`None`: a timeout), then 1 ms; it keeps what it was told.
+    /// What a bot was told: its bank left, and its deadline.
+    type Told = std::sync::Arc<std::sync::Mutex<Vec<(Option<u64>, Duration)>>>;
+
     struct Slow {
         took: Vec<Option<Duration>>,
-        told: std::sync::Arc<std::sync::Mutex<Vec<(Option<u64>, Duration)>>>,
+        told: Told,
         last: Option<Duration>,
     }
 
@@ -563,7 +566,7 @@ mod tests {
         let config = Config { width: 40, height: 16, rock_density: 0, ..Config::default() };
         let banked = Limits { bank: ms(100), inc: ms(5), ..Limits::per_tick(ms(1000), ms(50)) };
         let seats = [banked, Limits::default()];
-        let told = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let told = Told::default();
         // Tick 1 in time; tick 2 takes 80 ms past its 50; tick 3 times out.
         let took = vec![Some(ms(10)), Some(ms(130)), None, Some(ms(20))];
         let slow = Slow { took, told: told.clone(), last: None };
