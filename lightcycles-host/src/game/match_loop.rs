@@ -10,7 +10,7 @@
 
 use std::time::Duration;
 
-use lightcycles_core::replay::{Origin, Recorder, Replay, TimeLimits};
+use lightcycles_core::replay::{Origin, Recorder, Replay, Said, TimeLimits};
 use lightcycles_core::{defaults, map};
 use lightcycles_core::{Answer, Config, Engine, FaultKind, GameError, Outcome, StepError};
 
@@ -242,6 +242,7 @@ fn play_inner<E: Engine>(
     let mut faults = vec![FaultCounts::default(); players];
     let mut slowest: Vec<Option<Duration>> = vec![None; players];
     let mut times = vec![AnswerTimes::default(); players];
+    let mut said: Vec<Said> = Vec::new();
     watch(&engine, &[]);
     while !engine.is_over() {
         let position = engine.position();
@@ -267,7 +268,7 @@ fn play_inner<E: Engine>(
             .collect();
         let mut answers = Vec::with_capacity(players);
         for (seat, (bot, asked)) in bots.iter_mut().zip(asked).enumerate() {
-            let answer = match (bot, asked) {
+            let answer = match (bot.as_mut(), asked) {
                 (Some(_), Some(Asked::Answered(reply))) => answer_of(&reply),
                 (Some(bot), Some(Asked::Pending)) => {
                     let reply = bot.collect();
@@ -278,6 +279,12 @@ fn play_inner<E: Engine>(
                 }
                 _ => Answer::none(),
             };
+            // What the bot wrote up to its answer is this tick's
+            // (bot::said): taken at once, in seat order.
+            if let Some(told) = bot.as_mut().and_then(|bot| bot.take_said()) {
+                let (tick, player) = (position.tick + 1, seat as u32);
+                said.push(Said { tick, player, lines: told.lines, truncated: told.truncated });
+            }
             if let Some(kind) = answer.fault {
                 faults[seat].add(kind);
             }
@@ -298,6 +305,8 @@ fn play_inner<E: Engine>(
     }
     let outcome = engine.outcome().expect("the loop ends with the game");
     let mut replay = recorder.finish();
+    // Absent when no bot said anything: such replays are as they were.
+    replay.said = (!said.is_empty()).then_some(said);
     if record_limits {
         replay.time_limits = Some(TimeLimits {
             first_ms: timing.seats.iter().map(|l| l.first.as_millis() as u64).collect(),
