@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::palette;
 use super::viewable::Viewable;
-use crate::io::untrusted::json_for_script;
+use crate::io::untrusted::{clip, json_for_script, terminal_text};
 
 const PAGE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");
@@ -64,7 +64,27 @@ struct ReplayData<'a> {
     winner: Option<usize>,
     ticks: u32,
     placements: &'a [u32],
+    /// `[tick, player, lines, truncated]` of what the bots wrote
+    /// ([`Replay::said`](lightcycles_core::replay::Replay)), every control
+    /// character escaped, each line clipped; left out when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    said: Vec<(u32, usize, Vec<String>, bool)>,
+    /// The metrics of those lines ([`crate::metric`]), a series each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    metrics: Vec<MetricData>,
 }
+
+/// One bot's metric, tick by tick.
+#[derive(Serialize)]
+struct MetricData {
+    player: usize,
+    name: String,
+    /// `tick, value` pairs, ticks rising.
+    points: Vec<f64>,
+}
+
+/// The longest line of a bot's output shown in the page, in characters.
+const SAID_WIDTH: usize = 240;
 
 #[derive(Serialize)]
 struct PageData<'a> {
@@ -84,6 +104,33 @@ fn replay_data<'a>(label: &'a str, viewable: &Viewable<'a>) -> ReplayData<'a> {
         .enumerate()
         .flat_map(|(k, row)| row.iter().enumerate().filter_map(move |(i, f)| f.map(|f| (k + 1, i, f.as_str()))))
         .collect();
+    // Only what names a player of the game and a frame of the replay.
+    let n = r.names.len().min(r.num_players as usize);
+    let shown: Vec<&lightcycles_core::replay::Said> = r
+        .said
+        .iter()
+        .flatten()
+        .filter(|e| (e.player as usize) < n && e.tick >= 1 && (e.tick as usize) < r.frames.len())
+        .collect();
+    let said = shown
+        .iter()
+        .map(|e| {
+            let lines = e.lines.iter().map(|l| clip(&terminal_text(l), SAID_WIDTH)).collect();
+            (e.tick, e.player as usize, lines, e.truncated)
+        })
+        .collect();
+    let owned: Vec<lightcycles_core::replay::Said> = shown.into_iter().cloned().collect();
+    let metrics = crate::metric::series(&owned, n)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(player, s)| {
+            s.metrics.into_iter().map(move |(name, points)| MetricData {
+                player,
+                name,
+                points: points.into_iter().flat_map(|(t, v)| [t as f64, v]).collect(),
+            })
+        })
+        .collect();
     ReplayData {
         label,
         width: r.width,
@@ -99,6 +146,8 @@ fn replay_data<'a>(label: &'a str, viewable: &Viewable<'a>) -> ReplayData<'a> {
         winner: r.winner,
         ticks: r.result.ticks,
         placements: &r.result.placements,
+        said,
+        metrics,
     }
 }
 
