@@ -469,6 +469,7 @@
         g.beginPath();
         s.points.forEach(([tick, v], k) => (k ? g.lineTo(px(tick), py(v)) : g.moveTo(px(tick), py(v))));
         g.stroke();
+        if (s.points.length === 1) g.fillRect(px(s.points[0][0]) - 1.5, py(s.points[0][1]) - 1.5, 3, 3);
         const here = s.points.find(([tick]) => tick === t);
         if (here) g.fillRect(px(here[0]) - 2, py(here[1]) - 2, 4, 4);
       }
