@@ -233,6 +233,41 @@ mod tests {
     }
 
     #[test]
+    fn what_bots_said_is_escaped_and_only_for_players_and_ticks_of_the_game() {
+        use lightcycles_core::replay::Said;
+        let mut r = golden("sim_0.json");
+        let said =
+            |tick: u32, player: u32, line: &str| Said { tick, player, lines: vec![line.into()], truncated: false };
+        r.said = Some(vec![
+            said(0, 0, "before the start"),
+            said(1, 0, "</script><script>alert(1)</script>\u{1b}[2J[metric] x=1"),
+            said(1, 1, "[metric] depth=4"),
+            said(2, 9, "no such player"),
+            said(999, 0, "no such tick"),
+            said(2, 1, &"y".repeat(1000)),
+        ]);
+        let page = render(&[("said.json", Viewable::check(&r).unwrap())]);
+        assert_eq!(page.matches("</script>").count(), 2, "only the page's own two script elements close");
+        let data = embedded(&page);
+        let shown = &data["replays"][0]["said"];
+        assert_eq!(shown.as_array().unwrap().len(), 3, "only ticks played and players of the game: {shown}");
+        assert_eq!(shown[0][2][0], "</script><script>alert(1)</script>\\u{1b}[2J[metric] x=1");
+        assert_eq!(shown[2][2][0].as_str().unwrap().chars().count(), SAID_WIDTH, "clipped");
+        let metrics = &data["replays"][0]["metrics"];
+        assert_eq!(metrics, &serde_json::json!([{"player": 1, "name": "depth", "points": [1.0, 4.0]}]));
+        // And on a terminal.
+        let text = crate::view::terminal::said_text(&r, 2);
+        assert!(!text.contains("no such player") && text.starts_with("said on tick 2:\n  1  fuzz1: yyy"), "{text}");
+        assert_eq!(crate::view::terminal::said_text(&r, 0), "", "nothing is shown before tick 1");
+        assert!(!crate::view::terminal::said_text(&r, 1).contains('\u{1b}'));
+        // A replay of silent bots: the data is as it was.
+        let silent = golden("sim_0.json");
+        let page = render(&[("sim_0.json", Viewable::check(&silent).unwrap())]);
+        let data = embedded(&page);
+        assert!(data["replays"][0].get("said").is_none() && data["replays"][0].get("metrics").is_none());
+    }
+
+    #[test]
     fn hostile_names_and_lines_cannot_leave_the_data_element() {
         let mut r = golden("sim_0.json");
         r.names[0] = "</script><script>alert(1)</script>".into();
