@@ -515,6 +515,47 @@ mod tests {
     }
 
     #[test]
+    fn metrics_are_averaged_over_the_ticks_of_all_games_by_hand() {
+        use crate::metric::Summary;
+        let schedule = Schedule::new(2, PairingMode::RoundRobin, 2, 0).unwrap();
+        let mut st = Standings::new(&schedule, 2, None);
+        // Bot 0: depth 3, 5, 4 in game 0 and 8 in game 1; score -1 and 0.5
+        // in game 0. Bot 1 reports nothing.
+        let reported = [
+            vec![("depth", Summary { n: 3, sum: 12.0, max: 5.0 }), ("score", Summary { n: 2, sum: -0.5, max: 0.5 })],
+            vec![("depth", Summary { n: 1, sum: 8.0, max: 8.0 })],
+        ];
+        for (k, metrics) in reported.iter().enumerate() {
+            let seats = schedule.game(k as u64).seats;
+            let mut game = result(k as u64, seats.clone(), None, vec![Faults::default(); 2]);
+            let mut by_seat = vec![crate::metric::Summaries::new(); 2];
+            let seat = seats.iter().position(|&s| s == 0).unwrap();
+            by_seat[seat] = metrics.iter().map(|(n, s)| (n.to_string(), *s)).collect();
+            game.metrics = Some(by_seat);
+            st.add(game);
+        }
+        let names = ["deep".to_string(), "quiet".to_string()];
+        let report = Report::new(&schedule, PairingMode::RoundRobin, &st, &names, &names);
+        // depth: (3 + 5 + 4 + 8) / 4 = 5, max 8; score: -0.5 / 2 = -0.25, max 0.5.
+        assert_eq!(report.bots[0].metrics["depth"], MetricRow { ticks: 4, mean: 5.0, max: 8.0 });
+        assert_eq!(report.bots[0].metrics["score"], MetricRow { ticks: 2, mean: -0.25, max: 0.5 });
+        assert!(report.bots[1].metrics.is_empty());
+        let table = report.to_table();
+        assert!(
+            table.contains(
+                "bot   metric    ticks          mean           max\n\
+                 deep  depth         4             5             8\n\
+                 deep  score         2         -0.25           0.5\n"
+            ),
+            "{table}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["bots"][0]["metrics"]["score"], serde_json::json!({"ticks": 2, "mean": -0.25, "max": 0.5}));
+        assert!(json["bots"][1].get("metrics").is_none());
+        assert_eq!((number(1.0 / 3.0), number(-0.0), number(1e6)), ("0.3333".into(), "0".into(), "1000000".into()));
+    }
+
+    #[test]
     fn names_in_the_table_are_shown_never_obeyed() {
         let schedule = Schedule::new(2, PairingMode::RoundRobin, 2, 0).unwrap();
         let mut st = Standings::new(&schedule, 2, None);
