@@ -8,7 +8,7 @@
 # toolchain when it is installed; otherwise the stable one with
 # RUSTC_BOOTSTRAP=1, which lets stable rustc take the sanitizer flags
 # cargo-fuzz passes (the sanitizer runtimes ship with stable). Targets: command, map_2010, replay, replay_view, config,
-# ffi_calls (all by default). Corpora grow in fuzz/corpus/TARGET (seeded
+# ffi_calls, metric (all by default). Corpora grow in fuzz/corpus/TARGET (seeded
 # from fuzz/seeds/TARGET and the golden replays); a failing input is saved
 # in fuzz/artifacts/TARGET/ and the script exits 1. Builds go to
 # $CARGO_TARGET_DIR/fuzz when CARGO_TARGET_DIR is set, else fuzz/target.
@@ -25,7 +25,7 @@ main() {
     echo "usage: fuzz/run.sh [SECONDS] [TARGET...]: SECONDS must be a positive whole number, not '$seconds'" >&2
     exit 2
   fi
-  all=(command map_2010 replay replay_view config ffi_calls)
+  all=(command map_2010 replay replay_view config ffi_calls metric)
   targets=("$@")
   if [ ${#targets[@]} -eq 0 ]; then targets=("${all[@]}"); fi
 
@@ -54,7 +54,7 @@ main() {
     mkdir -p "$corpus" "artifacts/$t"
     extra=()
     case "$t" in
-      command) extra=(-max_len=4096) ;;
+      command | metric) extra=(-max_len=4096) ;;
       map_2010) extra=(-max_len=8192) ;;
       ffi_calls) extra=(-max_len=4096) ;;
       replay | replay_view)

@@ -67,6 +67,38 @@ mod lists {
         struct Rows(#[serde(deserialize_with = "bank_rows")] BankRows);
         Ok(Option::<Rows>::deserialize(d)?.map(|rows| rows.0))
     }
+
+    bounded!(lines, String, MAX_SAID_LINES, "lines");
+
+    pub(super) fn said<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<Said>>, D::Error> {
+        bounded::list(d, MAX_TICKS_IN_REPLAY * MAX_PLAYERS, "said").map(Some)
+    }
+}
+
+/// Most lines of one [`Said`] entry a replay may hold: what one bot wrote
+/// on one tick (the host keeps a few KiB of it, so far fewer lines).
+pub const MAX_SAID_LINES: usize = 8192;
+
+/// What one bot wrote on one tick, besides its answer (its stderr, or what
+/// its adapter captured), as the host that played the game recorded it.
+/// The rules do not read it; `verify` checks only that it names ticks that
+/// were played and players of the game, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Said {
+    /// The tick whose answer it came with (1 for the first).
+    pub tick: u32,
+    /// The player who wrote it.
+    pub player: u32,
+    /// The lines, without their line breaks.
+    #[serde(deserialize_with = "lists::lines")]
+    pub lines: Vec<String>,
+    /// Whether the host cut what the bot wrote (a cap per tick or per game).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub truncated: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The state after some ticks: heads `[x, y, alive]` and directions.
@@ -172,6 +204,10 @@ pub struct Replay {
     /// seat had a bank (the rules do not read it; `replay feed` sends it back).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lists::time_banks")]
     pub time_banks: Option<BankRows>,
+    /// What the bots wrote, tick by tick, ordered by tick then player;
+    /// absent when no bot wrote anything (the rules do not read it).
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "lists::said")]
+    pub said: Option<Vec<Said>>,
 }
 
 /// `rows[k][i]`: the time bank in milliseconds player `i` was told it had
@@ -245,6 +281,7 @@ impl Recorder {
             },
             time_limits: None,
             time_banks: None,
+            said: None,
         };
         Recorder { replay }
     }
@@ -582,7 +619,32 @@ pub fn verify<E: Engine>(replay: &Replay) -> Result<Outcome, ReplayError> {
     if r.placements.len() != n || r.eliminated_at.len() != n || r.trails.len() != n {
         return Err(malformed(format!("result lists are not of length {n}")));
     }
+    check_said(replay, n)?;
     Ok(outcome)
+}
+
+/// The bots' lines name ticks that were played and players of the game,
+/// ordered by tick then player, each pair once.
+fn check_said(replay: &Replay, n: usize) -> Result<(), ReplayError> {
+    let Some(said) = &replay.said else { return Ok(()) };
+    let ticks = replay.commands.len() as u32;
+    let mut last: Option<(u32, u32)> = None;
+    for entry in said {
+        if entry.tick == 0 || entry.tick > ticks || entry.player as usize >= n {
+            return Err(malformed(format!(
+                "said: tick {} player {} is not a tick played ({ticks}) by a player of the game ({n})",
+                entry.tick, entry.player
+            )));
+        }
+        if last.is_some_and(|l| l >= (entry.tick, entry.player)) {
+            return Err(malformed(format!(
+                "said: tick {} player {} is out of order (by tick, then player, each once)",
+                entry.tick, entry.player
+            )));
+        }
+        last = Some((entry.tick, entry.player));
+    }
+    Ok(())
 }
 
 fn compare_frame<E: Engine>(replay: &Replay, engine: &E) -> Result<(), ReplayError> {

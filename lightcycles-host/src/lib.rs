@@ -85,6 +85,7 @@ pub mod bot;
 pub mod cli;
 pub mod game;
 pub mod io;
+pub mod metric;
 pub mod stats;
 pub mod tournament;
 pub mod view;

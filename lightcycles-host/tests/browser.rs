@@ -551,3 +551,81 @@ fn the_tournament_report_page_shows_the_json_report_and_opens_replays() {
     assert_eq!(followed["replay"], 7);
     assert!(shot.exists());
 }
+
+/// What the bots said: the lines shown follow the tick, a cut is marked,
+/// hostile text stays text, and each metric has a chart whose marker
+/// follows the tick.
+#[test]
+fn the_bots_lines_follow_the_tick_and_metrics_are_charted() {
+    let Some(tools) = tools_or_skip("the_bots_lines_follow_the_tick_and_metrics_are_charted") else { return };
+    use lightcycles_core::replay::Said;
+    let mut replay = golden("sim_0.json");
+    let said = |tick: u32, player: u32, lines: &[&str], truncated: bool| Said {
+        tick,
+        player,
+        lines: lines.iter().map(|l| l.to_string()).collect(),
+        truncated,
+    };
+    replay.said = Some(vec![
+        said(1, 0, &["hello", "[metric] depth=3"], false),
+        said(1, 1, &["<b>bold</b>\u{1b}[31m", "[metric] depth=1"], false),
+        said(2, 0, &["[metric] depth=5"], false),
+        said(3, 1, &["xxxx"], true),
+        said(12, 0, &["[metric] depth=9"], false),
+    ]);
+    lightcycles_core::replay::verify::<ReferenceGame>(&replay).unwrap();
+    let page = html::render(&[("said.json", Viewable::check(&replay).unwrap())]);
+    let shot = artifacts().join("said_tick_2.png");
+    let steps = json!([
+        key("Home", 1),
+        probe(),
+        key("ArrowRight", 1),
+        probe(),
+        key("ArrowRight", 1),
+        {"do": "screenshot", "path": shot},
+        probe(),
+        key("ArrowRight", 1),
+        probe(),
+        key("ArrowRight", 1),
+        probe(),
+        {"do": "scrub", "tick": 12},
+        probe(),
+    ]);
+    let r = drive(&tools, "said", &page, steps);
+    let [t0, t1, t2, t3, t4, t12] = &r[..] else { panic!("{} reports", r.len()) };
+    assert_eq!(t0["tick"], 0);
+    assert_eq!(t0["saidShown"], true);
+    assert_eq!(t0["said"], json!([]));
+    assert_eq!(t0["saidQuiet"], json!(["nothing before the first tick"]));
+    assert_eq!(t1["tick"], 1);
+    assert_eq!(
+        t1["said"],
+        json!([
+            ["fuzz0", "hello\n[metric] depth=3", false],
+            ["fuzz1", "<b>bold</b>\\u{1b}[31m\n[metric] depth=1", false]
+        ]),
+        "both bots' lines of tick 1, the escape shown and the markup as text"
+    );
+    assert_eq!(t2["said"], json!([["fuzz0", "[metric] depth=5", false]]));
+    assert_eq!(t3["said"], json!([["fuzz1", "xxxx", true]]), "a cut is marked");
+    assert_eq!(t4["said"], json!([]));
+    assert_eq!(t4["saidQuiet"], json!(["nothing on this tick"]));
+    assert_eq!(t12["said"], json!([["fuzz0", "[metric] depth=9", false]]));
+    for (report, tick) in [(t0, 0), (t1, 1), (t2, 2), (t4, 4), (t12, 12)] {
+        let charts = report["charts"].as_array().unwrap();
+        assert_eq!(charts.len(), 1, "one metric, one chart");
+        assert_eq!(charts[0]["metric"], "depth");
+        assert_eq!(charts[0]["tick"], tick, "the chart follows the tick");
+        assert!(charts[0]["inked"].as_u64().unwrap() > 50, "the chart is drawn: {}", charts[0]);
+    }
+    assert_eq!(t2["charts"][0]["title"], "tick 2: fuzz0 5");
+    assert_eq!(t1["charts"][0]["title"], "tick 1: fuzz0 3, fuzz1 1");
+    assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
+
+    // A replay of silent bots shows neither section.
+    let silent = golden("sim_0.json");
+    let page = html::render(&[("sim_0.json", Viewable::check(&silent).unwrap())]);
+    let r = drive(&tools, "silent", &page, json!([probe()]));
+    assert_eq!(r[0]["saidShown"], false);
+    assert_eq!(r[0]["charts"], json!([]));
+}

@@ -234,6 +234,15 @@ pub trait Bot: Send {
     fn last_answer(&self) -> Option<Duration> {
         None
     }
+
+    /// What the bot wrote besides its answers since this was last called
+    /// (its stderr, or what its adapter captured), capped; taken by the
+    /// match loop at each answer ([`crate::bot::said`]). `None` when it
+    /// wrote nothing, and for the bots whose output is not captured
+    /// (built-in bots and plugins run inside the host).
+    fn take_said(&mut self) -> Option<crate::bot::said::SaidTick> {
+        None
+    }
 }
 
 /// Makes a fresh bot for each game and seat.

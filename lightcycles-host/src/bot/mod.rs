@@ -17,6 +17,7 @@ pub mod builtin;
 pub mod interface;
 pub mod process;
 pub mod registry;
+pub mod said;
 pub mod seed;
 pub mod spec;
 pub mod spec_error;

@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use lightcycles_core::replay::{Origin, Recorder, Replay, TimeLimits};
+use lightcycles_core::replay::{Origin, Recorder, Replay, Said, TimeLimits};
 use lightcycles_core::{defaults, map};
 use lightcycles_core::{Answer, Config, Engine, FaultKind, GameError, Outcome, StepError};
 
@@ -264,6 +264,7 @@ fn play_inner<E: Engine>(
     let mut banks: Vec<Option<Bank>> = timing.seats.iter().map(Bank::of).collect();
     let banked = banks.iter().any(Option::is_some);
     let mut bank_rows: Vec<Vec<Option<u64>>> = Vec::new();
+    let mut said: Vec<Said> = Vec::new();
     watch(&engine, &[]);
     while !engine.is_over() {
         let position = engine.position();
@@ -303,7 +304,7 @@ fn play_inner<E: Engine>(
             // The reply, and how long it took when that was measured: by
             // the adapter when it times its bot, else (an answer given in
             // `ask`) by this loop.
-            let (reply, took) = match (bot, asked) {
+            let (reply, took) = match (bot.as_mut(), asked) {
                 (Some(bot), Some((Asked::Answered(reply), took))) => (reply, bot.last_answer().or(Some(took))),
                 (Some(bot), Some((Asked::Pending, _))) => {
                     let reply = bot.collect();
@@ -322,6 +323,12 @@ fn play_inner<E: Engine>(
                 bank.charge(took, limit(seat), reply == Reply::Timeout);
             }
             let answer = answer_of(&reply);
+            // What the bot wrote up to its answer is this tick's
+            // (bot::said): taken at once, in seat order.
+            if let Some(told) = bot.as_mut().and_then(|bot| bot.take_said()) {
+                let (tick, player) = (position.tick + 1, seat as u32);
+                said.push(Said { tick, player, lines: told.lines, truncated: told.truncated });
+            }
             if let Some(kind) = answer.fault {
                 faults[seat].add(kind);
             }
@@ -343,6 +350,8 @@ fn play_inner<E: Engine>(
     let outcome = engine.outcome().expect("the loop ends with the game");
     let mut replay = recorder.finish();
     let ms = |of: fn(&Limits) -> Duration| timing.seats.iter().map(|l| of(l).as_millis() as u64).collect();
+    // Absent when no bot said anything: such replays are as they were.
+    replay.said = (!said.is_empty()).then_some(said);
     if record_limits || banked {
         replay.time_limits = Some(TimeLimits {
             first_ms: ms(|l| l.first),

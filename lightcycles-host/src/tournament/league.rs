@@ -280,6 +280,7 @@ mod tests {
             winner: Some(winner),
             placements: (0..2).map(|s| if s == winner { 1 } else { 2 }).collect(),
             faults: vec![Default::default(); 2],
+            metrics: None,
         };
         let g0 = shared.game_now(0).unwrap();
         let g1 = shared.game_now(1).unwrap();

@@ -628,6 +628,32 @@ pub fn render(data: &PageData, source: &Source, links: &[Option<String>], title:
          answers are not shown here; the games with faults are marked below.</p></section>\n",
     );
 
+    // Metrics, when a bot reported any.
+    if r.bots.iter().any(|b| !b.metrics.is_empty()) {
+        body.push_str(
+            "<section><h2>Metrics</h2><table id=\"metrics\"><thead><tr><th>bot</th><th>metric</th>\
+             <th>ticks</th><th>mean</th><th>max</th></tr></thead><tbody>",
+        );
+        for &i in &order {
+            for (name, m) in &r.bots[i].metrics {
+                let _ = write!(
+                    body,
+                    "<tr data-bot=\"{i}\"><td>{}</td><td class=\"metric\">{}</td><td>{}</td><td class=\"mean\">{}</td>\
+                     <td class=\"max\">{}</td></tr>",
+                    names[i],
+                    html_text(name),
+                    m.ticks,
+                    super::report::number(m.mean),
+                    super::report::number(m.max)
+                );
+            }
+        }
+        body.push_str(
+            "</tbody></table><p class=\"caption\">What the bots reported on <code>[metric]</code> lines: \
+             over the ticks that reported each, its mean and maximum.</p></section>\n",
+        );
+    }
+
     // Games.
     let _ = write!(
         body,

@@ -20,6 +20,7 @@ use crate::game::pool;
 use crate::game::report::{game_line as game_text, BankUses, Timeouts};
 use crate::game::run;
 use crate::io::interrupt;
+use crate::metric;
 
 /// The games already finished: every index below `below`, and the few
 /// above it in `rest` (games finish nearly in order), so it stays small
@@ -217,12 +218,18 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
         pinned.pin_this_worker();
         let options = t.game_options(&scheduled);
         let result = run::play_game::<E>(&t.entrants, &options, scheduled.plan(), &mut run::unwatched);
-        Some((scheduled, result.map(|(summary, _replay)| summary)))
+        // The metrics the bots reported, read from the replay here (on the
+        // worker) so that only their summaries travel.
+        let result = result.map(|(summary, replay)| {
+            let metrics = replay.said.as_deref().and_then(|said| metric::summaries(said, summary.names.len()));
+            (summary, metrics)
+        });
+        Some((scheduled, result))
     };
     let decided = counter.standings().decided();
     pool::play_all(t.jobs, total, decided, play, |_, (scheduled, result)| {
-        let summary = match result {
-            Ok(summary) => summary,
+        let (summary, metrics) = match result {
+            Ok(done) => done,
             Err(e) => {
                 failure.get_or_insert(e.into());
                 if let Some(shared) = &shared {
@@ -238,7 +245,7 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
             (Some(pool), Some(index)) => Some(pool.maps[index].name.clone()),
             _ => None,
         };
-        let line = results::game_line(
+        let mut line = results::game_line(
             &scheduled,
             summary.names.clone(),
             &summary.outcome,
@@ -247,6 +254,7 @@ pub fn run<E: Engine>(t: &Tournament) -> Result<Report, TournamentError> {
             summary.replay_path.as_deref(),
             command.clone(),
         );
+        line.metrics = metrics;
         if let Some(file) = &mut file {
             if let Err(e) = file.append(&line) {
                 failure.get_or_insert(e.into());

@@ -14,6 +14,18 @@ use super::standings::{Rating, SprtDecision, Standings};
 use crate::io::untrusted::terminal_text;
 use crate::stats::{signed, EloEstimate, Pentanomial, Trinomial};
 
+/// A metric's figure in the table: up to 4 decimals, without trailing
+/// zeros (`7`, `-0.25`, `3.3333`).
+pub(crate) fn number(x: f64) -> String {
+    let text = format!("{x:.4}");
+    let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
+}
+
 /// The `format` of the JSON report.
 pub const FORMAT: &str = "lightcycles-tournament-report/1";
 
@@ -72,6 +84,22 @@ pub struct BotRow {
     pub mean_place: Option<f64>,
     /// Its games by the seat it rode (seat 0 first), from its side.
     pub by_seat: Vec<Trinomial>,
+    /// The metrics it reported ([`crate::metric`]), by name; left out of
+    /// the JSON when it reported none.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub metrics: std::collections::BTreeMap<String, MetricRow>,
+}
+
+/// One metric of one bot over all its games: over the ticks that reported
+/// it (a tick's value is the last the bot wrote on it).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MetricRow {
+    /// Ticks that reported it.
+    pub ticks: u64,
+    /// The mean of their values.
+    pub mean: f64,
+    /// The largest value.
+    pub max: f64,
 }
 
 /// One pairing's line, from its first bot's side.
@@ -143,6 +171,11 @@ impl Report {
                 conservative: b.rating.conservative(),
                 mean_place: (b.games.games() > 0).then(|| b.place_sum as f64 / b.games.games() as f64),
                 by_seat: (0..schedule.seats()).map(|s| b.by_seat.get(s).copied().unwrap_or_default()).collect(),
+                metrics: b
+                    .metrics
+                    .iter()
+                    .map(|(name, m)| (name.clone(), MetricRow { ticks: m.n, mean: m.mean(), max: m.max }))
+                    .collect(),
             })
             .collect();
         let pairings = standings
@@ -227,6 +260,7 @@ impl Report {
             self.bots_table(&mut out, rated);
         }
         self.seats_table(&mut out);
+        self.metrics_table(&mut out);
         if self.bots.len() > 2 {
             self.crosstable_text(&mut out);
         }
@@ -289,6 +323,36 @@ impl Report {
             }
         }
         out
+    }
+
+    /// Each bot's metrics, when any bot reported one: a row a bot and
+    /// metric, with the ticks that reported it, the mean and the maximum.
+    fn metrics_table(&self, out: &mut String) {
+        let rows: Vec<(String, String, &MetricRow)> = self
+            .bots
+            .iter()
+            .flat_map(|b| b.metrics.iter().map(move |(name, m)| (terminal_text(&b.name), terminal_text(name), m)))
+            .collect();
+        if rows.is_empty() {
+            return;
+        }
+        let bot_width = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(3).max(3);
+        let name_width = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(6).max(6);
+        out.push('\n');
+        let _ = writeln!(
+            out,
+            "{:<bot_width$}  {:<name_width$}  {:>7}  {:>12}  {:>12}",
+            "bot", "metric", "ticks", "mean", "max"
+        );
+        for (bot, name, m) in rows {
+            let _ = writeln!(
+                out,
+                "{bot:<bot_width$}  {name:<name_width$}  {:>7}  {:>12}  {:>12}",
+                m.ticks,
+                number(m.mean),
+                number(m.max)
+            );
+        }
     }
 
     fn bots_table(&self, out: &mut String, rated: bool) {
@@ -447,7 +511,48 @@ mod tests {
             _ => 2,
         };
         let placements = (0..2).map(|s| if winner.is_none() || winner == Some(s) { 1 } else { 2 }).collect();
-        GameResult { game: k, pairing, seats, winner, placements, faults }
+        GameResult { game: k, pairing, seats, winner, placements, faults, metrics: None }
+    }
+
+    #[test]
+    fn metrics_are_averaged_over_the_ticks_of_all_games_by_hand() {
+        use crate::metric::Summary;
+        let schedule = Schedule::new(2, PairingMode::RoundRobin, 2, 0).unwrap();
+        let mut st = Standings::new(&schedule, 2, None);
+        // Bot 0: depth 3, 5, 4 in game 0 and 8 in game 1; score -1 and 0.5
+        // in game 0. Bot 1 reports nothing.
+        let reported = [
+            vec![("depth", Summary { n: 3, sum: 12.0, max: 5.0 }), ("score", Summary { n: 2, sum: -0.5, max: 0.5 })],
+            vec![("depth", Summary { n: 1, sum: 8.0, max: 8.0 })],
+        ];
+        for (k, metrics) in reported.iter().enumerate() {
+            let seats = schedule.game(k as u64).seats;
+            let mut game = result(k as u64, seats.clone(), None, vec![Faults::default(); 2]);
+            let mut by_seat = vec![crate::metric::Summaries::new(); 2];
+            let seat = seats.iter().position(|&s| s == 0).unwrap();
+            by_seat[seat] = metrics.iter().map(|(n, s)| (n.to_string(), *s)).collect();
+            game.metrics = Some(by_seat);
+            st.add(game);
+        }
+        let names = ["deep".to_string(), "quiet".to_string()];
+        let report = Report::new(&schedule, PairingMode::RoundRobin, &st, &names, &names);
+        // depth: (3 + 5 + 4 + 8) / 4 = 5, max 8; score: -0.5 / 2 = -0.25, max 0.5.
+        assert_eq!(report.bots[0].metrics["depth"], MetricRow { ticks: 4, mean: 5.0, max: 8.0 });
+        assert_eq!(report.bots[0].metrics["score"], MetricRow { ticks: 2, mean: -0.25, max: 0.5 });
+        assert!(report.bots[1].metrics.is_empty());
+        let table = report.to_table();
+        assert!(
+            table.contains(
+                "bot   metric    ticks          mean           max\n\
+                 deep  depth         4             5             8\n\
+                 deep  score         2         -0.25           0.5\n"
+            ),
+            "{table}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["bots"][0]["metrics"]["score"], serde_json::json!({"ticks": 2, "mean": -0.25, "max": 0.5}));
+        assert!(json["bots"][1].get("metrics").is_none());
+        assert_eq!((number(1.0 / 3.0), number(-0.0), number(1e6)), ("0.3333".into(), "0".into(), "1000000".into()));
     }
 
     #[test]

@@ -241,9 +241,15 @@ pub struct GameLine {
     /// For a game with a fault: the command that plays it again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
+    /// The metrics each seat's bot reported ([`crate::metric`]), by seat;
+    /// absent when none did (so games of bots that report none are written
+    /// as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<Vec<crate::metric::Summaries>>,
 }
 
-/// What the statistics keep of a game: small (a few bytes a seat).
+/// What the statistics keep of a game: small (a few bytes a seat, and the
+/// metrics its bots reported).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
     /// The game's index.
@@ -258,6 +264,8 @@ pub struct GameResult {
     pub placements: Vec<u32>,
     /// Faults by seat.
     pub faults: Vec<Faults>,
+    /// Metrics by seat, when its bots reported any.
+    pub metrics: Option<Vec<crate::metric::Summaries>>,
 }
 
 impl GameLine {
@@ -274,6 +282,7 @@ impl GameLine {
             winner: self.winner,
             placements,
             faults: self.faults.clone(),
+            metrics: self.metrics.clone(),
         }
     }
 
@@ -332,6 +341,29 @@ impl GameLine {
             let total = f.invalid as u64 + f.timeout as u64 + f.crash as u64;
             if total > self.ticks as u64 {
                 return Err(format!("faults[{seat}] add up to {total} in {} ticks, more than one a tick", self.ticks));
+            }
+        }
+        if let Some(metrics) = &self.metrics {
+            if metrics.len() != seats {
+                return Err(format!("metrics must list {seats} seats; it lists {}", metrics.len()));
+            }
+            for (seat, m) in metrics.iter().enumerate() {
+                if m.len() > crate::metric::NAMES_MAX {
+                    return Err(format!(
+                        "metrics[{seat}] has {} names, more than {}",
+                        m.len(),
+                        crate::metric::NAMES_MAX
+                    ));
+                }
+                for (name, s) in m {
+                    if !crate::metric::is_name(name) || s.n == 0 || s.n > self.ticks as u64 || !s.is_finite() {
+                        return Err(format!(
+                            "metrics[{seat}] {:?} is not a metric name with 1 to {} ticks and finite figures",
+                            crate::io::untrusted::clip(name, 40),
+                            self.ticks
+                        ));
+                    }
+                }
             }
         }
         Ok(())
@@ -794,6 +826,7 @@ pub fn game_line(
         map,
         replay: replay.map(|p| p.display().to_string()),
         command,
+        metrics: None,
     }
 }
 

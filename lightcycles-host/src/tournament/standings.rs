@@ -41,6 +41,8 @@ pub struct BotStats {
     pub place_sum: u64,
     /// Its games by the seat it rode, from its side.
     pub by_seat: Vec<Trinomial>,
+    /// The metrics it reported, over all its games (summed in game order).
+    pub metrics: crate::metric::Summaries,
 }
 
 /// A Weng-Lin (OpenSkill) rating: skill `mu` with uncertainty `sigma`, on
@@ -213,6 +215,12 @@ impl Standings {
             f.timeout = f.timeout.saturating_add(g.timeout);
             f.crash = f.crash.saturating_add(g.crash);
             self.bots[*bot].place_sum += game.placements.get(seat).copied().unwrap_or(1) as u64;
+            if let Some(reported) = game.metrics.as_ref().and_then(|m| m.get(seat)) {
+                let mine = &mut self.bots[*bot].metrics;
+                for (name, summary) in reported {
+                    mine.entry(name.clone()).and_modify(|s| s.merge(summary)).or_insert(*summary);
+                }
+            }
             let place = |s: usize| game.placements.get(s).copied().unwrap_or(1);
             // As the games are scored: a win is winning, a draw sharing first place.
             let score = match game.winner {
@@ -366,6 +374,7 @@ mod tests {
             seats,
             winner,
             faults: vec![Faults { timeout: 1, ..Faults::default() }, Faults::default()],
+            metrics: None,
         }
     }
 
@@ -486,6 +495,7 @@ mod tests {
             winner: Some(2),
             placements: placements.clone(),
             faults: vec![Faults::default(); 4],
+            metrics: None,
         });
         // By hand: c = √(2·(25/6)² + 2·(25/3)²) = 13.1762…, σ²/c = 5.2705…
         let c = (2.0f64 * (25.0 / 6.0f64).powi(2) + 2.0 * (25.0 / 3.0f64).powi(2)).sqrt();
@@ -518,6 +528,7 @@ mod tests {
             winner: None,
             placements: vec![1, 1, 3],
             faults: vec![Faults::default(); 3],
+            metrics: None,
         });
         let (mu, sigma, beta): (f64, f64, f64) = (25.0, 25.0 / 3.0, 25.0 / 6.0);
         let c = (2.0 * beta * beta + 2.0 * sigma * sigma).sqrt();

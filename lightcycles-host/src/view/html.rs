@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::palette;
 use super::viewable::Viewable;
-use crate::io::untrusted::json_for_script;
+use crate::io::untrusted::{clip, json_for_script, terminal_text};
 
 const PAGE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");
@@ -64,7 +64,27 @@ struct ReplayData<'a> {
     winner: Option<usize>,
     ticks: u32,
     placements: &'a [u32],
+    /// `[tick, player, lines, truncated]` of what the bots wrote
+    /// ([`Replay::said`](lightcycles_core::replay::Replay)), every control
+    /// character escaped, each line clipped; left out when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    said: Vec<(u32, usize, Vec<String>, bool)>,
+    /// The metrics of those lines ([`crate::metric`]), a series each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    metrics: Vec<MetricData>,
 }
+
+/// One bot's metric, tick by tick.
+#[derive(Serialize)]
+struct MetricData {
+    player: usize,
+    name: String,
+    /// `tick, value` pairs, ticks rising.
+    points: Vec<f64>,
+}
+
+/// The longest line of a bot's output shown in the page, in characters.
+const SAID_WIDTH: usize = 240;
 
 #[derive(Serialize)]
 struct PageData<'a> {
@@ -84,6 +104,33 @@ fn replay_data<'a>(label: &'a str, viewable: &Viewable<'a>) -> ReplayData<'a> {
         .enumerate()
         .flat_map(|(k, row)| row.iter().enumerate().filter_map(move |(i, f)| f.map(|f| (k + 1, i, f.as_str()))))
         .collect();
+    // Only what names a player of the game and a frame of the replay.
+    let n = r.names.len().min(r.num_players as usize);
+    let shown: Vec<&lightcycles_core::replay::Said> = r
+        .said
+        .iter()
+        .flatten()
+        .filter(|e| (e.player as usize) < n && e.tick >= 1 && (e.tick as usize) < r.frames.len())
+        .collect();
+    let said = shown
+        .iter()
+        .map(|e| {
+            let lines = e.lines.iter().map(|l| clip(&terminal_text(l), SAID_WIDTH)).collect();
+            (e.tick, e.player as usize, lines, e.truncated)
+        })
+        .collect();
+    let owned: Vec<lightcycles_core::replay::Said> = shown.into_iter().cloned().collect();
+    let metrics = crate::metric::series(&owned, n)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(player, s)| {
+            s.metrics.into_iter().map(move |(name, points)| MetricData {
+                player,
+                name,
+                points: points.into_iter().flat_map(|(t, v)| [t as f64, v]).collect(),
+            })
+        })
+        .collect();
     ReplayData {
         label,
         width: r.width,
@@ -99,6 +146,8 @@ fn replay_data<'a>(label: &'a str, viewable: &Viewable<'a>) -> ReplayData<'a> {
         winner: r.winner,
         ticks: r.result.ticks,
         placements: &r.result.placements,
+        said,
+        metrics,
     }
 }
 
@@ -181,6 +230,41 @@ mod tests {
         assert_eq!(data["palette"]["players"].as_array().unwrap().len(), 8);
         assert_eq!(d["winner"], 0);
         assert_eq!(d["ticks"], 26);
+    }
+
+    #[test]
+    fn what_bots_said_is_escaped_and_only_for_players_and_ticks_of_the_game() {
+        use lightcycles_core::replay::Said;
+        let mut r = golden("sim_0.json");
+        let said =
+            |tick: u32, player: u32, line: &str| Said { tick, player, lines: vec![line.into()], truncated: false };
+        r.said = Some(vec![
+            said(0, 0, "before the start"),
+            said(1, 0, "</script><script>alert(1)</script>\u{1b}[2J[metric] x=1"),
+            said(1, 1, "[metric] depth=4"),
+            said(2, 9, "no such player"),
+            said(999, 0, "no such tick"),
+            said(2, 1, &"y".repeat(1000)),
+        ]);
+        let page = render(&[("said.json", Viewable::check(&r).unwrap())]);
+        assert_eq!(page.matches("</script>").count(), 2, "only the page's own two script elements close");
+        let data = embedded(&page);
+        let shown = &data["replays"][0]["said"];
+        assert_eq!(shown.as_array().unwrap().len(), 3, "only ticks played and players of the game: {shown}");
+        assert_eq!(shown[0][2][0], "</script><script>alert(1)</script>\\u{1b}[2J[metric] x=1");
+        assert_eq!(shown[2][2][0].as_str().unwrap().chars().count(), SAID_WIDTH, "clipped");
+        let metrics = &data["replays"][0]["metrics"];
+        assert_eq!(metrics, &serde_json::json!([{"player": 1, "name": "depth", "points": [1.0, 4.0]}]));
+        // And on a terminal.
+        let text = crate::view::terminal::said_text(&r, 2);
+        assert!(!text.contains("no such player") && text.starts_with("said on tick 2:\n  1  fuzz1: yyy"), "{text}");
+        assert_eq!(crate::view::terminal::said_text(&r, 0), "", "nothing is shown before tick 1");
+        assert!(!crate::view::terminal::said_text(&r, 1).contains('\u{1b}'));
+        // A replay of silent bots: the data is as it was.
+        let silent = golden("sim_0.json");
+        let page = render(&[("sim_0.json", Viewable::check(&silent).unwrap())]);
+        let data = embedded(&page);
+        assert!(data["replays"][0].get("said").is_none() && data["replays"][0].get("metrics").is_none());
     }
 
     #[test]

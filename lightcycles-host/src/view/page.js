@@ -47,6 +47,20 @@
           if (!this.alive(t, i) && this.crashedOn[i] < 0) this.crashedOn[i] = t;
         }
       }
+      // What the bots wrote, by tick: [player, lines, truncated].
+      this.said = new Map();
+      for (const [t, i, lines, cut] of r.said || []) {
+        if (!this.said.has(t)) this.said.set(t, []);
+        this.said.get(t).push([i, lines, cut]);
+      }
+      // Metrics by name: [{player, points: [[tick, value], …]}].
+      this.metrics = new Map();
+      for (const m of r.metrics || []) {
+        if (!this.metrics.has(m.name)) this.metrics.set(m.name, []);
+        const points = [];
+        for (let k = 0; k + 1 < m.points.length; k += 2) points.push([m.points[k], m.points[k + 1]]);
+        this.metrics.get(m.name).push({ player: m.player, points });
+      }
       this.faults = new Map();
       for (const [t, i, kind] of r.faults) {
         if (!this.faults.has(t)) this.faults.set(t, []);
@@ -376,8 +390,103 @@
     }
   }
 
+  /** What the bots wrote on the tick shown, and a chart of each metric
+   * with the tick shown marked. */
+  class Said {
+    setup(game) {
+      this.game = game;
+      $('said-section').hidden = game.said.size === 0;
+      $('metrics-section').hidden = game.metrics.size === 0;
+      const charts = $('charts');
+      charts.textContent = '';
+      this.charts = [];
+      for (const [name, series] of game.metrics) {
+        const div = document.createElement('div');
+        div.className = 'chart';
+        div.dataset.metric = name;
+        const label = document.createElement('div');
+        label.className = 'label';
+        label.textContent = name;
+        const canvas = document.createElement('canvas');
+        canvas.width = 320;
+        canvas.height = 70;
+        div.append(label, canvas);
+        charts.appendChild(div);
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (const s of series) for (const [, v] of s.points) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+        if (lo === hi) { lo -= 1; hi += 1; }
+        this.charts.push({ name, series, canvas, lo, hi });
+      }
+    }
+
+    show(t) {
+      const { game } = this;
+      const box = $('said');
+      box.textContent = '';
+      box.dataset.tick = String(t);
+      for (const [i, lines, cut] of game.said.get(t) || []) {
+        const div = document.createElement('div');
+        div.className = 'said-bot';
+        div.dataset.player = String(i);
+        const who = document.createElement('div');
+        who.className = 'who';
+        who.style.color = palette.players[i];
+        who.textContent = game.r.names[i];
+        const pre = document.createElement('pre');
+        pre.textContent = lines.join('\n');
+        div.append(who, pre);
+        if (cut) {
+          const note = document.createElement('div');
+          note.className = 'cut';
+          note.textContent = 'cut: the bot wrote more than is kept';
+          div.appendChild(note);
+        }
+        box.appendChild(div);
+      }
+      if (!box.firstChild && game.said.size > 0) {
+        const p = document.createElement('p');
+        p.className = 'quiet';
+        p.textContent = t === 0 ? 'nothing before the first tick' : 'nothing on this tick';
+        box.appendChild(p);
+      }
+      for (const chart of this.charts) this.draw(chart, t);
+    }
+
+    draw(chart, t) {
+      const { canvas, lo, hi } = chart;
+      const g = canvas.getContext('2d');
+      const W = canvas.width;
+      const H = canvas.height;
+      const last = Math.max(1, this.game.last);
+      const px = (tick) => 4 + ((W - 8) * tick) / last;
+      const py = (v) => H - 4 - ((H - 8) * (v - lo)) / (hi - lo);
+      g.clearRect(0, 0, W, H);
+      for (const s of chart.series) {
+        g.strokeStyle = palette.players[s.player];
+        g.fillStyle = palette.players[s.player];
+        g.lineWidth = 1.5;
+        g.beginPath();
+        s.points.forEach(([tick, v], k) => (k ? g.lineTo(px(tick), py(v)) : g.moveTo(px(tick), py(v))));
+        g.stroke();
+        if (s.points.length === 1) g.fillRect(px(s.points[0][0]) - 1.5, py(s.points[0][1]) - 1.5, 3, 3);
+        const here = s.points.find(([tick]) => tick === t);
+        if (here) g.fillRect(px(here[0]) - 2, py(here[1]) - 2, 4, 4);
+      }
+      g.fillStyle = 'rgba(255, 255, 255, 0.55)';
+      g.fillRect(Math.round(px(t)), 0, 1, H);
+      canvas.dataset.tick = String(t);
+      const values = chart.series
+        .map((s) => [s.player, s.points.find(([tick]) => tick === t)])
+        .filter(([, p]) => p)
+        .map(([i, p]) => `${this.game.r.names[i]} ${p[1]}`);
+      canvas.title = `tick ${t}` + (values.length ? `: ${values.join(', ')}` : '');
+    }
+  }
+
   const view = new BoardView($('board'), $('marks'));
   const panel = new Panel();
+  const said = new Said();
   const games = new Map();
   const state = {
     index: -1, game: null, tick: 0, playing: false, speed: DEFAULT_SPEED, carry: 0, before: 0, pending: null,
@@ -421,6 +530,7 @@
     document.querySelectorAll('#replays button').forEach((b, i) => b.classList.toggle('current', i === index));
     view.setup(state.game, cellSize(state.game));
     panel.setup(state.game);
+    said.setup(state.game);
     state.tick = 0;
     render();
   }
@@ -428,6 +538,7 @@
   function render() {
     view.show(state.tick);
     panel.show(state.tick);
+    said.show(state.tick);
     if (state.tick >= state.game.last && !state.ended.has(state.index)) {
       state.ended.add(state.index);
       describeList();

@@ -218,7 +218,36 @@ pub fn render(scene: &Scene, colour: bool) -> String {
 pub fn render_replay(replay: &Replay, tick: Option<u32>, colour: bool) -> Result<String, ViewError> {
     let viewable = Viewable::check(replay)?;
     let scene = Scene::from_replay(&viewable, tick.unwrap_or(viewable.last_tick()))?;
-    Ok(render(&scene, colour))
+    let mut text = render(&scene, colour);
+    text.push_str(&said_text(replay, scene.tick));
+    Ok(text)
+}
+
+/// Longest line of a bot's output shown under the board, in characters.
+const SAID_WIDTH: usize = 160;
+
+/// What the bots wrote on `tick` (the replay's `said`), under the board:
+/// `said on tick T:`, then `  K  NAME: LINE` for each line, every control
+/// character escaped; nothing when no bot wrote anything on that tick.
+/// Entries that name no player of the game are left out.
+pub fn said_text(replay: &Replay, tick: u32) -> String {
+    let mut out = String::new();
+    let entries = replay.said.iter().flatten().filter(|e| e.tick == tick && tick > 0);
+    for entry in entries {
+        let p = entry.player as usize;
+        let Some(name) = replay.names.get(p).filter(|_| p < replay.num_players as usize) else { continue };
+        if out.is_empty() {
+            let _ = writeln!(out, "said on tick {tick}:");
+        }
+        let name = clip(&terminal_text(name), NAME_WIDTH);
+        for line in &entry.lines {
+            let _ = writeln!(out, "  {p}  {name}: {}", clip(&terminal_text(line), SAID_WIDTH));
+        }
+        if entry.truncated {
+            let _ = writeln!(out, "  {p}  {name}: [cut: more was written than is kept]");
+        }
+    }
+    out
 }
 
 #[cfg(test)]

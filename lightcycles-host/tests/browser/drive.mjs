@@ -149,6 +149,20 @@ function probe() {
     resultShown: lc.resultShown,
     descriptions: text('#replays button small'),
     list: text('#replays button .file'),
+    saidShown: !document.getElementById('said-section').hidden,
+    said: Array.from(document.querySelectorAll('#said .said-bot'), (d) => [
+      d.querySelector('.who').textContent,
+      d.querySelector('pre').textContent,
+      d.querySelector('.cut') !== null,
+    ]),
+    saidQuiet: text('#said .quiet'),
+    charts: Array.from(document.querySelectorAll('#charts .chart'), (c) => {
+      const canvas = c.querySelector('canvas');
+      const px = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let inked = 0;
+      for (let k = 3; k < px.length; k += 4) if (px[k] > 0) inked++;
+      return { metric: c.dataset.metric, tick: Number(canvas.dataset.tick), inked, title: canvas.title };
+    }),
     board: colours.join(''),
     marks: alphas.join(''),
   };

@@ -103,6 +103,10 @@ impl<P: LineProtocol> Bot for LineProtocolBot<P> {
     fn last_answer(&self) -> Option<Duration> {
         self.bot.last()
     }
+
+    fn take_said(&mut self) -> Option<crate::bot::said::SaidTick> {
+        self.bot.take_said()
+    }
 }
 
 /// The adapter of protocol `P`: `PREFIX` and a shell command.

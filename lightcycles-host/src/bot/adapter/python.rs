@@ -10,7 +10,12 @@
 //! process's stdin and stdout; the adapter moves them at once to
 //! close-on-exec descriptors above 100, so the bot's `print`s and its
 //! tracebacks go to its log (with stderr), never into the protocol, and no
-//! program it starts inherits them. The bot shares the adapter's process,
+//! program it starts inherits them. What it writes through `sys.stdout`
+//! and `sys.stderr` is also captured in the process and sent with the next
+//! answer (`said`, up to [`TICK_CAP`](crate::bot::said::TICK_CAP) bytes), so
+//! it belongs to the tick it was written on, whatever the timing; what is
+//! written to the descriptors themselves (a C extension, a program it
+//! starts) goes to the log only. The bot shares the adapter's process,
 //! so it can still find them in `/proc/self/fd`: what it writes there is
 //! an answer only if it answers the request the host sent last, by number,
 //! after it was sent (so it is no more than what `get_move` could return,
@@ -98,7 +103,8 @@ impl PythonFactory {
         let mut command = Command::new(&self.python);
         command.arg("-c").arg(ADAPTER).arg(&self.path);
         let what = self.path.display().to_string();
-        BotProcess::spawn(command, &self.sandbox, PROTOCOL_LINE_CAP, log, &what)
+        // The adapter captures the bot's output itself, with each answer.
+        BotProcess::spawn_with(command, &self.sandbox, PROTOCOL_LINE_CAP, log, &what, false)
     }
 
     /// The spare started ahead, if it is there and still running.

@@ -4,12 +4,16 @@ main.py, unchanged, for the lightcycles host.
 The host starts `python3 -c <this script> PATH/main.py` and speaks on the
 descriptors that were stdin and stdout when the script started. The bot
 never sees them: its stdin is /dev/null, and its stdout (`print`) goes with
-its stderr (tracebacks) to its log.
+its stderr (tracebacks) to its log. What it writes through sys.stdout and
+sys.stderr is also kept here (up to SAID_CAP bytes) and sent with the next
+answer as "said" ("said_cut": true when some was left out), so the host
+knows which tick it was written on; what is written to the descriptors
+themselves is in the log only.
 
   host -> adapter   "<seq> <observation JSON>\\n"           the whole observation
                     "<seq> +<what changed, JSON>\\n"         or what changed since the last
-  adapter -> host   {"seq": <seq>, "move": "<what get_move returned>"}
-                    {"seq": <seq>, "error": "<the exception>"}
+  adapter -> host   {"seq": <seq>, "move": "<what get_move returned>"[, "said": "<output>"]}
+                    {"seq": <seq>, "error": "<the exception>"[, "said": "<output>"]}
 
 What changed is {"tick": T, "players": [...], "cells": [x, y, v, ...]}: the
 adapter keeps the board and rebuilds the observation the whole JSON would
@@ -25,6 +29,7 @@ ends the process.
 
 import fcntl
 import importlib.util
+import io
 import json
 import os
 import select
@@ -32,6 +37,55 @@ import sys
 import traceback
 
 MAX_ANSWER_BYTES = 1025  # one more than the rules read: longer is invalid
+SAID_CAP = 4096  # the host's cap of one tick's output (bot/said.rs TICK_CAP)
+
+
+class Captured(io.RawIOBase):
+    """The bot's sys.stdout and sys.stderr: every byte goes to the log (fd 2)
+    and, up to SAID_CAP bytes, to what the next answer says."""
+
+    def __init__(self):
+        super().__init__()
+        self.kept = bytearray()
+        self.cut = False
+
+    def writable(self):
+        return True
+
+    def write(self, data):
+        data = bytes(data)
+        view = data
+        while view:
+            try:
+                view = view[os.write(2, view):]
+            except InterruptedError:
+                continue
+            except OSError:
+                break
+        room = SAID_CAP - len(self.kept)
+        if len(data) > room:
+            self.cut = True
+        self.kept += data[:max(room, 0)]
+        return len(data)
+
+    def take(self):
+        """What was written since the last take, as the answer's keys."""
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        said = {}
+        if self.kept or self.cut:
+            said["said"] = bytes(self.kept).decode("utf-8", "replace")
+            if self.cut:
+                said["said_cut"] = True
+        self.kept = bytearray()
+        self.cut = False
+        return said
+
+
+CAPTURED = Captured()
 
 
 def take_protocol_descriptors():
@@ -48,7 +102,8 @@ def take_protocol_descriptors():
     os.dup2(devnull, 0)
     os.close(devnull)
     os.dup2(2, 1)
-    sys.stdout.reconfigure(line_buffering=True)
+    sys.stdout = io.TextIOWrapper(CAPTURED, encoding="utf-8", errors="backslashreplace", write_through=True)
+    sys.stderr = io.TextIOWrapper(CAPTURED, encoding="utf-8", errors="backslashreplace", write_through=True)
     return proto_in, proto_out
 
 
@@ -149,9 +204,13 @@ def main():
             print("lightcycles adapter: get_move raised on tick %s:" % obs.get("tick"), file=sys.stderr)
             traceback.print_exc()
             sys.stderr.flush()
-            send(proto_out, {"seq": seq, "error": "%s: %s" % (type(e).__name__, e)})
+            reply = {"seq": seq, "error": "%s: %s" % (type(e).__name__, e)}
+            reply.update(CAPTURED.take())
+            send(proto_out, reply)
             continue
-        send(proto_out, {"seq": seq, "move": answer_text(result)})
+        reply = {"seq": seq, "move": answer_text(result)}
+        reply.update(CAPTURED.take())
+        send(proto_out, reply)
 
 
 main()

@@ -38,6 +38,7 @@ pub use crate::bot::adapter::base::WasmBudget;
 use crate::bot::adapter::plugin::c::reply_of_code;
 use crate::bot::adapter::{file_stem_name, path_ending_in, Adapter, Hosting};
 use crate::bot::process::log::{BotLog, LogPlace};
+use crate::bot::said::{Said, SaidTick};
 use crate::bot::seed::bot_seed;
 use crate::bot::spec_error::SpecError;
 use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply, Turn};
@@ -262,7 +263,7 @@ fn check_interface(module: &Module) -> Result<(), String> {
 
 /// Calls `lc_abi_version` in a throwaway instance, under a small budget.
 fn check_version(compiled: &Compiled) -> Result<(), String> {
-    let mut store = new_store(compiled.pre.module().engine(), BotLog::discard(), 64 << 20, true);
+    let mut store = new_store(compiled.pre.module().engine(), BotLog::discard(), Said::new(), 64 << 20, true);
     store.set_fuel(CHECK_FUEL).map_err(|e| e.to_string())?;
     store.set_epoch_deadline(ticks(Duration::from_secs(5)));
     let _running = Running::start();
@@ -288,12 +289,23 @@ struct Guest {
     counted: bool,
     /// Bytes logged so far by the guest, against [`GUEST_LOG_BYTES`].
     logged: usize,
+    /// What the guest wrote this game, for the replay ([`crate::bot::said`]).
+    said: Said,
+}
+
+impl Guest {
+    /// The one place where what a guest writes goes (`lightcycles.log`):
+    /// its log, escaped, and the replay's record of what it said.
+    fn wrote(&mut self, bytes: &[u8]) {
+        self.log.write(&crate::io::untrusted::log_bytes(bytes));
+        self.said.write(bytes);
+    }
 }
 
 /// The most a guest writes to its log through `lightcycles.log` in one game.
 const GUEST_LOG_BYTES: usize = 1 << 20;
 
-fn new_store(engine: &Engine, log: BotLog, memory_bytes: usize, counted: bool) -> Store<Guest> {
+fn new_store(engine: &Engine, log: BotLog, said: Said, memory_bytes: usize, counted: bool) -> Store<Guest> {
     // Tables live in the host's memory, outside the cap on linear memory:
     // bound them too (a Rust or C bot has one of a few hundred entries).
     let limits = StoreLimitsBuilder::new()
@@ -303,7 +315,7 @@ fn new_store(engine: &Engine, log: BotLog, memory_bytes: usize, counted: bool) -
         .tables(4)
         .table_elements(1 << 20)
         .build();
-    let mut store = Store::new(engine, Guest { limits, log, counted, logged: 0 });
+    let mut store = Store::new(engine, Guest { limits, log, counted, logged: 0, said });
     store.limiter(|g| &mut g.limits);
     store.epoch_deadline_trap();
     store
@@ -328,7 +340,7 @@ fn linker(engine: &Engine) -> wasmtime::Result<Linker<Guest>> {
             bytes.push(b'\n');
             let guest = caller.data_mut();
             guest.logged += take;
-            guest.log.write(&crate::io::untrusted::log_bytes(&bytes));
+            guest.wrote(&bytes);
         }
     })?;
     Ok(linker)
@@ -418,6 +430,7 @@ impl BotFactory for WasmFactory {
             seed: bot_seed(ctx.seed, ctx.seat),
             live: None,
             log: None,
+            said: Said::new(),
             record: Vec::new(),
             what: self.path.display().to_string(),
         }))
@@ -445,6 +458,8 @@ pub struct WasmBot {
     /// The bot's log, opened on its first tick (and handed back by a dead
     /// instance's store).
     log: Option<BotLog>,
+    /// What the guest wrote, shared with each instance's store.
+    said: Said,
     /// The observation record, rebuilt each tick in the same allocation.
     record: Vec<u8>,
     what: String,
@@ -519,7 +534,8 @@ impl WasmBot {
             }
             None => {
                 let log = self.log.take().unwrap_or_else(BotLog::discard);
-                let mut store = new_store(self.compiled.pre.module().engine(), log, self.memory_bytes, fuel.is_some());
+                let engine = self.compiled.pre.module().engine();
+                let mut store = new_store(engine, log, self.said.clone(), self.memory_bytes, fuel.is_some());
                 set_budget(&mut store, fuel, deadline);
                 match self.start(store, fuel, len) {
                     Ok(live) => live,
@@ -568,6 +584,10 @@ fn set_budget(store: &mut Store<Guest>, fuel: Option<u64>, deadline: u64) {
 }
 
 impl Bot for WasmBot {
+    fn take_said(&mut self) -> Option<SaidTick> {
+        self.said.take()
+    }
+
     fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
         if self.log.is_none() && self.live.is_none() {
             self.log = Some(BotLog::open(self.log_place.as_ref(), self.ctx.game, self.ctx.seat));

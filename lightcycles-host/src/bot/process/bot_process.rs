@@ -44,6 +44,7 @@ use crate::bot::process::lines::{pump_lines, Output};
 use crate::bot::process::log::BotLog;
 use crate::bot::process::sandbox::Sandbox;
 use crate::bot::process::{isolate, spawner};
+use crate::bot::said::{Said, SaidPipe, SaidTick, DRAIN_WAIT};
 use crate::bot::{BotError, Reply};
 
 /// How long a bot has to end after SIGTERM before its group gets SIGKILL.
@@ -85,19 +86,37 @@ pub struct BotProcess {
     /// The thread copying the bot's stderr into its log: waited for (a
     /// bounded time) when the bot ends, so that its log is whole by then.
     log_copier: Option<std::thread::JoinHandle<()>>,
+    /// What the bot writes to stderr, and the read end of that pipe (a
+    /// copy, to ask how much it holds), when its stderr is captured.
+    said: Option<(Said, std::os::fd::OwnedFd)>,
 }
 
 impl BotProcess {
     /// Starts `command` in a new process group with piped stdin and stdout
     /// and stderr copied to `log` (or discarded), under the limits of
     /// `sandbox`. Lines of its stdout are kept up to `line_cap` bytes.
-    /// `what` names the bot in errors.
+    /// `what` names the bot in errors. What it writes to stderr is
+    /// captured too, for the replay ([`BotProcess::take_said`]).
     pub fn spawn(
+        command: Command,
+        sandbox: &Sandbox,
+        line_cap: usize,
+        log: BotLog,
+        what: &str,
+    ) -> Result<BotProcess, BotError> {
+        BotProcess::spawn_with(command, sandbox, line_cap, log, what, true)
+    }
+
+    /// [`BotProcess::spawn`], with its stderr captured for the replay or
+    /// not (`capture`): an adapter that captures its bot's output itself
+    /// (Python) leaves its process's stderr to the log.
+    pub fn spawn_with(
         mut command: Command,
         sandbox: &Sandbox,
         line_cap: usize,
         log: BotLog,
         what: &str,
+        capture: bool,
     ) -> Result<BotProcess, BotError> {
         sandbox.apply(&mut command);
         let contain = Containment::new(sandbox);
@@ -106,7 +125,7 @@ impl BotProcess {
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(if log.keeps() { Stdio::piped() } else { Stdio::null() })
+            .stderr(if log.keeps() || capture { Stdio::piped() } else { Stdio::null() })
             .process_group(0);
         let program = command.get_program().to_owned();
         let mut child = spawner::spawn(command).map_err(|e| {
@@ -125,7 +144,30 @@ impl BotProcess {
             r.groups.insert(child.id() as i32);
         }
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        start_threads(child, contain, stdin, stdout, stderr, line_cap, log, what)
+        let said = match (&stderr, capture) {
+            (Some(pipe), true) => {
+                use std::os::fd::AsFd;
+                match pipe.as_fd().try_clone_to_owned() {
+                    Ok(fd) => Some((Said::new(), fd)),
+                    Err(e) => {
+                        let message = format!("{what}: cannot watch the bot's stderr: {e}");
+                        log.note(&message);
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
+        start_threads(child, contain, stdin, stdout, stderr, line_cap, log, said, what)
+    }
+
+    /// What the bot wrote to stderr since the last take, once its stderr
+    /// has been read up to now ([`Said::take_drained`]); `None` when it
+    /// wrote nothing or its stderr is not captured.
+    pub fn take_said(&self) -> Option<SaidTick> {
+        use std::os::fd::AsFd;
+        let (said, fd) = self.said.as_ref()?;
+        said.take_drained(fd.as_fd(), DRAIN_WAIT)
     }
 
     /// The bot's log, for the adapter's notes.
@@ -268,6 +310,7 @@ fn start_threads(
     stderr: Option<std::process::ChildStderr>,
     line_cap: usize,
     log: BotLog,
+    said: Option<(Said, std::os::fd::OwnedFd)>,
     what: &str,
 ) -> Result<BotProcess, BotError> {
     let fail = |child: &mut Child, e: std::io::Error| {
@@ -306,7 +349,12 @@ fn start_threads(
     let mut log_copier = None;
     if let Some(stderr) = stderr {
         let log = log.clone();
-        match std::thread::Builder::new().name("bot-stderr".into()).spawn(move || log.copy_from(stderr)) {
+        let capture = said.as_ref().map(|(said, _)| said.clone());
+        let copy = move || match capture {
+            Some(said) => log.copy_from(SaidPipe::new(stderr, said)),
+            None => log.copy_from(stderr),
+        };
+        match std::thread::Builder::new().name("bot-stderr".into()).spawn(copy) {
             Ok(handle) => log_copier = Some(handle),
             Err(e) => return Err(fail(&mut child, e)),
         }
@@ -320,6 +368,7 @@ fn start_threads(
         closed: false,
         log,
         log_copier,
+        said,
     })
 }
 

@@ -115,6 +115,12 @@ impl LineBot {
         self.last
     }
 
+    /// What the bot wrote to stderr since the last take
+    /// ([`BotProcess::take_said`]).
+    pub fn take_said(&self) -> Option<crate::bot::said::SaidTick> {
+        self.process.take_said()
+    }
+
     fn note_timeout(&self, w: &Waiting) {
         self.process.log().note(&format!("tick {}: no answer within {} ms", w.tick, w.limit.as_millis()));
     }

@@ -5,12 +5,15 @@ use std::time::{Duration, Instant};
 
 use crate::bot::process::bot_process::{BotProcess, Next};
 use crate::bot::process::delta;
+use crate::bot::said::{Said, SaidTick};
 use crate::bot::{ask_and_collect, Asked, Bot, Reply, Turn};
 
 /// The longest protocol line read from an adapter that numbers its answers
-/// (the Python adapter, the plugin host): an answer of 1025 bytes, escaped
-/// as JSON, fits.
-pub const PROTOCOL_LINE_CAP: usize = 16 * 1024;
+/// (the Python adapter, the plugin host): an answer of 1025 bytes and the
+/// [`TICK_CAP`](crate::bot::said::TICK_CAP) bytes of output the Python
+/// adapter sends with it, both escaped as JSON (six bytes a byte at most),
+/// fit.
+pub const PROTOCOL_LINE_CAP: usize = 64 * 1024;
 
 /// What an adapter that numbers its answers says about one request.
 #[derive(Debug, serde::Deserialize)]
@@ -23,6 +26,13 @@ struct NumberedReply {
     none: bool,
     #[serde(default)]
     error: Option<String>,
+    /// What the bot wrote while it answered, captured by its adapter (the
+    /// Python adapter's `print`s and stderr).
+    #[serde(default)]
+    said: Option<String>,
+    /// Whether the adapter cut it.
+    #[serde(default)]
+    said_cut: bool,
 }
 
 /// A bot behind an adapter process that numbers requests and answers (the
@@ -50,6 +60,9 @@ pub struct NumberedBot {
     /// Observations after the first as what changed, for an adapter that
     /// rebuilds them ([`delta`]).
     deltas: Option<delta::DeltaSender>,
+    /// What the adapter sent with its answers (`said`), for an adapter
+    /// that captures its bot's output itself.
+    said: Said,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -65,7 +78,17 @@ impl NumberedBot {
     /// A bot speaking through `process`; requests carry their time limit
     /// when `send_limit` is set; errors are noted after `error_note`.
     pub fn new(process: BotProcess, send_limit: bool, error_note: &'static str) -> NumberedBot {
-        NumberedBot { process, seq: 0, waiting: None, send_limit, error_note, slowest: None, last: None, deltas: None }
+        NumberedBot {
+            process,
+            seq: 0,
+            waiting: None,
+            send_limit,
+            error_note,
+            slowest: None,
+            last: None,
+            deltas: None,
+            said: Said::new(),
+        }
     }
 
     /// Sends observations after the first as what changed ([`delta`]): for
@@ -122,6 +145,18 @@ impl Bot for NumberedBot {
         self.last
     }
 
+    fn take_said(&mut self) -> Option<SaidTick> {
+        let adapter = self.said.take();
+        match (self.process.take_said(), adapter) {
+            (Some(mut pipe), Some(adapter)) => {
+                pipe.lines.extend(adapter.lines);
+                pipe.truncated |= adapter.truncated;
+                Some(pipe)
+            }
+            (pipe, adapter) => pipe.or(adapter),
+        }
+    }
+
     fn collect(&mut self) -> Reply {
         self.last = None;
         let Some(w) = self.waiting.take() else { return Reply::Crash };
@@ -132,6 +167,13 @@ impl Bot for NumberedBot {
                         continue; // written before the request: a forgery, never an answer
                     }
                     let Ok(reply) = serde_json::from_slice::<NumberedReply>(&bytes) else { continue };
+                    if let Some(said) = &reply.said {
+                        // Written while it answered (a late answer's too):
+                        // it goes to the tick it is taken on.
+                        self.said.write_cut(said.as_bytes(), reply.said_cut);
+                    } else if reply.said_cut {
+                        self.said.write_cut(b"", true);
+                    }
                     if reply.seq != w.seq {
                         continue; // a late answer to an earlier tick
                     }

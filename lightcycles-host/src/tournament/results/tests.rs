@@ -57,6 +57,7 @@ fn line(game: u64) -> GameLine {
         map: None,
         replay: None,
         command: None,
+        metrics: None,
     }
 }
 
@@ -372,4 +373,38 @@ fn free_for_all_lines_are_checked_against_the_seats_of_the_header() {
     assert!(winner.check(&h).unwrap_err().contains("winner = 3 is not a seat (0 to 2"));
     assert_eq!(g.result().placements, [2, 1, 3]);
     assert_eq!(line(1).result().placements, [2, 1], "two seats: the winner first");
+}
+
+#[test]
+fn metrics_are_an_optional_key_of_a_game_line_checked_against_its_seats() {
+    use crate::metric::Summary;
+    let h = header(0);
+    // A line written before metrics existed reads back as none and is
+    // written again byte for byte.
+    let old = r#"{"game":0,"round":0,"pairing":0,"seed":0,"seats":[0,1],"bots":["a","straight"],"winner":0,"ticks":10,"faults":[{"invalid":0,"timeout":0,"crash":0},{"invalid":0,"timeout":0,"crash":0}],"replay":null}"#;
+    let read: GameLine = serde_json::from_str(old).unwrap();
+    assert_eq!(read.metrics, None);
+    assert_eq!(serde_json::to_string(&read).unwrap(), old);
+    read.check(&h).unwrap();
+    // With metrics: one map a seat, written and read back the same.
+    let mut with = line(0);
+    let depth = Summary { n: 3, sum: 12.5, max: 5.25 };
+    with.metrics = Some(vec![[("depth".to_string(), depth)].into(), Default::default()]);
+    with.check(&h).unwrap();
+    let text = serde_json::to_string(&with).unwrap();
+    assert!(text.ends_with(r#""metrics":[{"depth":{"n":3,"sum":12.5,"max":5.25}},{}]}"#), "{text}");
+    let back: GameLine = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, with);
+    assert_eq!(back.result().metrics, with.metrics);
+    // Checked: a map a seat, names, counts within the ticks.
+    let bad = |metrics: Vec<crate::metric::Summaries>| {
+        let mut l = line(0);
+        l.metrics = Some(metrics);
+        l.check(&h).unwrap_err()
+    };
+    assert!(bad(vec![Default::default()]).contains("metrics must list 2 seats"));
+    let name = |n: &str, s: Summary| vec![[(n.to_string(), s)].into(), Default::default()];
+    assert!(bad(name("no spaces", depth)).contains("not a metric name"));
+    assert!(bad(name("d", Summary { n: 0, ..depth })).contains("not a metric name"));
+    assert!(bad(name("d", Summary { n: 11, ..depth })).contains("1 to 10 ticks"));
 }
