@@ -419,6 +419,9 @@ fn linker(engine: &Engine) -> wasmtime::Result<Linker<Guest>> {
             return;
         }
         let guest = caller.data();
+        // What WASI's stdout and stderr gathered first: the log keeps the
+        // order the guest wrote in.
+        guest.output.flush(&guest.log);
         let take = guest.output.take_room(len);
         if take > 0 {
             wasi::Output::line(&guest.log, &data[start..start + take]);
