@@ -1,12 +1,20 @@
-/* A LightCycles wasm bot in C, without a C library: guest ABI version 1
- * (docs/wasm-bots.md). It rides on while the cell ahead is free, else
- * takes the first free turn, trying left before right, or its seed's
- * choice when both are free. Build:
- *   clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -Wl,--export-dynamic -o c_bot.wasm bot.c
+/* A LightCycles wasm bot in C: guest ABI version 1 (docs/wasm-bots.md).
+ * It rides on while the cell ahead is free, else takes the first free
+ * turn, or its seed's choice when both sides are free.
+ *
+ * Built with wasi-libc (Debian's wasi-libc) it says on stderr, which is
+ * its log, where it turns:
+ *   clang --target=wasm32-wasi -O2 -mexec-model=reactor -o c_bot.wasm bot.c
+ * Built without a C library it is the same bot, silent, and imports
+ * nothing:
+ *   clang --target=wasm32 -O2 -nostdlib -Wl,--no-entry -o c_bot.wasm bot.c
  */
 #include <stdint.h>
+#ifdef __wasi__
+#include <stdio.h>
+#endif
 
-#define EXPORT __attribute__((visibility("default")))
+#define EXPORT(name) __attribute__((export_name(name)))
 
 /* The largest record: 40 + 8 players x 20 + 255 x 255 cells. */
 #define MAX_RECORD (40 + 8 * 20 + 255 * 255)
@@ -35,24 +43,37 @@ static int free_after(const uint8_t *r, uint32_t x, uint32_t y, uint32_t dir) {
     return (int8_t)r[40 + 20 * n + ny * w + nx] == -1;
 }
 
-EXPORT int32_t lc_abi_version(void) { return 1; }
+/* A line on stderr: the bot's log. Nothing without a C library. */
+static void say(uint32_t tick, const char *what, uint32_t dir) {
+#ifdef __wasi__
+    static const char *names = "NESW";
+    fprintf(stderr, "tick %u: %s, riding %c\n", (unsigned)tick, what, names[dir]);
+#else
+    (void)tick, (void)what, (void)dir;
+#endif
+}
 
-EXPORT int32_t lc_new(int64_t seed) {
+EXPORT("lc_abi_version") int32_t lc_abi_version(void) { return 1; }
+
+EXPORT("lc_new") int32_t lc_new(int64_t seed) {
     rng = (uint64_t)seed;
     return 0;
 }
 
-EXPORT uint8_t *lc_buffer(int32_t len) { return len >= 0 && len <= MAX_RECORD ? buffer : 0; }
+EXPORT("lc_buffer") uint8_t *lc_buffer(int32_t len) { return len >= 0 && len <= MAX_RECORD ? buffer : 0; }
 
-EXPORT int32_t lc_move(const uint8_t *r, int32_t len) {
+EXPORT("lc_move") int32_t lc_move(const uint8_t *r, int32_t len) {
     if (r != buffer || len < 40) return -1;
-    uint32_t you = u32_at(r, 16), me = 40 + 20 * you;
+    uint32_t tick = u32_at(r, 0), you = u32_at(r, 16), me = 40 + 20 * you;
     uint32_t x = u32_at(r, me), y = u32_at(r, me + 4), dir = u32_at(r, me + 8);
     if (free_after(r, x, y, dir)) return (int32_t)dir;
     uint32_t left = (dir + 3) % 4, right = (dir + 1) % 4;
     int l = free_after(r, x, y, left), rt = free_after(r, x, y, right);
-    if (l && rt) return (int32_t)(next() & 1 ? left : right);
-    if (l) return (int32_t)left;
-    if (rt) return (int32_t)right;
-    return -1;
+    uint32_t turn = l && rt ? (next() & 1 ? left : right) : l ? left : right;
+    if (!l && !rt) {
+        say(tick, "boxed in", dir);
+        return -1;
+    }
+    say(tick, l && rt ? "blocked ahead, a free turn either side" : "blocked ahead", turn);
+    return (int32_t)turn;
 }

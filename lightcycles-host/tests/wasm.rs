@@ -34,28 +34,63 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// The example crate `package` built for wasm32-unknown-unknown (in a
-/// target folder of its own, so that the build does not wait on the one
-/// running the tests), as its `.wasm`; `None`, with a note, where the
-/// target is not installed, except under `CI=true`, where that fails.
+/// The example crate `package` built for wasm32-unknown-unknown, as its
+/// `.wasm` (see [`built_for`]).
 fn built(package: &str) -> Option<PathBuf> {
+    built_for(package, "wasm32-unknown-unknown")
+}
+
+/// The example crate `package` built for `target` (in a target folder of
+/// its own, so that the build does not wait on the one running the tests),
+/// as its `.wasm`; `None`, with a note, where the target is not installed,
+/// except under `CI=true`, where that fails.
+fn built_for(package: &str, target: &str) -> Option<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
     let target_dir = root.join("target").join("wasm-guests");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let out = Command::new(cargo)
-        .args(["build", "--release", "-p", package, "--target", "wasm32-unknown-unknown", "--target-dir"])
+        .args(["build", "--profile", "wasm-guest", "-p", package, "--target", target, "--target-dir"])
         .arg(&target_dir)
         .current_dir(&root)
         .output()
         .expect("cargo runs");
     if !out.status.success() {
         let why = text(&out.stderr);
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        assert!(!ci, "CI=true: {package} must build for wasm (rustup target add wasm32-unknown-unknown): {why}");
-        eprintln!("skipped: {package} does not build for wasm32-unknown-unknown here: {why}");
+        assert!(!ci(), "CI=true: {package} must build for {target} (rustup target add {target}): {why}");
+        eprintln!("skipped: {package} does not build for {target} here: {why}");
         return None;
     }
-    Some(target_dir.join(format!("wasm32-unknown-unknown/release/{}.wasm", package.replace('-', "_"))))
+    Some(target_dir.join(format!("{target}/wasm-guest/{}.wasm", package.replace('-', "_"))))
+}
+
+fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// `source` built with Debian's clang into `out` with `flags`; `None`, with
+/// a note, where clang (with lld, and wasi-libc for `--target=wasm32-wasi`)
+/// is missing, except under `CI=true`, where that fails.
+fn clang(source: &Path, out: &Path, flags: &[&str]) -> Option<PathBuf> {
+    let built = Command::new("clang").args(flags).args(["-O2", "-Wall", "-Werror", "-o"]).arg(out).arg(source).output();
+    match built {
+        Ok(o) if o.status.success() => Some(out.to_path_buf()),
+        other => {
+            let why = match other {
+                Ok(o) => text(&o.stderr),
+                Err(e) => format!("cannot run clang: {e}"),
+            };
+            assert!(!ci(), "CI=true: {} must build with clang {flags:?}: {why}", source.display());
+            eprintln!("skipped: {} does not build here with clang {flags:?}: {why}", source.display());
+            None
+        }
+    }
+}
+
+/// The clang flags of a WASI reactor built with wasi-libc.
+const WASI_LIBC: &[&str] = &["--target=wasm32-wasi", "-mexec-model=reactor"];
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
 /// examples/wasm-bot, built once per test run.
@@ -284,13 +319,40 @@ fn modules_that_break_the_abi_are_refused_before_game_0() {
         (
             write_module(
                 dir.path(),
-                "wasi",
+                "env",
+                &module(1, "i32.const 0").replace("(module", r#"(module (import "env" "getpid" (func (result i32)))"#),
+            ),
+            "imports env.getpid, which a wasm bot is not given",
+        ),
+        (
+            write_module(
+                dir.path(),
+                "wasi_unstable",
                 &module(1, "i32.const 0").replace(
                     "(module",
-                    r#"(module (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))"#,
+                    r#"(module (import "wasi_unstable" "fd_write" (func (param i32 i32 i32 i32) (result i32)))"#,
                 ),
             ),
-            "imports wasi_snapshot_preview1.fd_write, which a wasm bot is not given",
+            "imports wasi_unstable.fd_write, which a wasm bot is not given",
+        ),
+        (
+            write_module(
+                dir.path(),
+                "sock_open",
+                &module(1, "i32.const 0").replace(
+                    "(module",
+                    r#"(module (import "wasi_snapshot_preview1" "sock_open" (func (param i32 i32 i32) (result i32)))"#,
+                ),
+            ),
+            "imports wasi_snapshot_preview1.sock_open, which a wasm bot is not given",
+        ),
+        (
+            write_module(
+                dir.path(),
+                "command",
+                &module(1, "i32.const 0").replace("(module", r#"(module (func (export "_start"))"#),
+            ),
+            "exports _start: it is a WASI command",
         ),
         (
             write_module(dir.path(), "nomemory", &module(1, "i32.const 0").replace("(export \"memory\")", "")),
@@ -345,33 +407,172 @@ fn the_search_bot_built_for_wasm_plays_the_games_of_builtin_search_with_its_node
 }
 
 #[test]
-fn the_c_example_built_with_clang_plays() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+fn the_c_example_built_with_clang_plays_without_a_c_library() {
     let dir = tempfile::tempdir().unwrap();
-    let wasm = dir.path().join("c_bot.wasm");
-    let built = Command::new("clang")
-        .args(["--target=wasm32", "-O2", "-Wall", "-nostdlib", "-Wl,--no-entry", "-Wl,--export-dynamic", "-o"])
-        .arg(&wasm)
-        .arg(root.join("examples/wasm-c-bot/bot.c"))
-        .output();
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-    match built {
-        Ok(out) if out.status.success() => {}
-        other => {
-            let why = match other {
-                Ok(out) => text(&out.stderr),
-                Err(e) => format!("cannot run clang: {e}"),
-            };
-            assert!(!ci, "CI=true: examples/wasm-c-bot must build with clang and lld: {why}");
-            eprintln!("skipped: examples/wasm-c-bot does not build here: {why}");
-            return;
-        }
-    }
+    let source = repo_root().join("examples/wasm-c-bot/bot.c");
+    let flags = ["--target=wasm32", "-nostdlib", "-Wl,--no-entry"];
+    let Some(wasm) = clang(&source, &dir.path().join("c_bot.wasm"), &flags) else { return };
     let spec = format!("wasm:{}", wasm.display());
     let out = ok(&["play", &spec, "builtin:random", "-r", "4", "--fuel-per-tick", "100000"]);
     let shown = text(&out.stdout);
     assert!(shown.contains("FINAL_RESULTS") && shown.contains("c_bot"), "{shown}");
     assert!(!text(&out.stderr).contains("timed out"), "{}", text(&out.stderr));
+}
+
+/// The text of every log under `dir/logs` whose name holds `name`.
+fn logs_of(dir: &Path, name: &str) -> String {
+    let logs = dir.join("logs");
+    let mut found: Vec<(String, Vec<u8>)> = files(&logs).into_iter().filter(|(n, _)| n.contains(name)).collect();
+    found.sort();
+    found.iter().map(|(n, b)| format!("== {n}\n{}", text(b))).collect()
+}
+
+#[test]
+fn the_c_example_built_with_wasi_libc_plays_and_its_stderr_reaches_its_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = repo_root().join("examples/wasm-c-bot/bot.c");
+    let Some(wasm) = clang(&source, &dir.path().join("c_bot.wasm"), WASI_LIBC) else { return };
+    let spec = format!("wasm:{}", wasm.display());
+    let games = dir.path().join("games");
+    let out = ok(&[
+        "play",
+        &spec,
+        "builtin:floodfill",
+        "-r",
+        "4",
+        "--fuel-per-tick",
+        "1000000",
+        "-o",
+        games.to_str().unwrap(),
+    ]);
+    assert!(text(&out.stdout).contains("c_bot"), "{}", text(&out.stdout));
+    // It turns when the cell ahead is taken, in every game, and says so on
+    // stderr: a line of its log, with nothing of the host's about a fault.
+    let logs = logs_of(&games, "c_bot");
+    assert!(logs.matches("== ").count() >= 4, "a log a game: {logs}");
+    assert!(logs.contains(": blocked ahead") || logs.contains(": boxed in"), "{logs}");
+    assert!(logs.lines().any(|l| l.starts_with("tick ") && l.contains(", riding ")), "{logs}");
+    assert!(!logs.contains("[lightcycles]"), "no fault: {logs}");
+}
+
+#[test]
+fn the_rust_example_built_for_wasm32_wasip1_plays_and_its_stderr_reaches_its_log() {
+    let Some(bot) = built_for("wasm-bot", "wasm32-wasip1") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    let spec = format!("wasm:{}", bot.display());
+    let out = ok(&[
+        "play",
+        &spec,
+        "builtin:floodfill",
+        "-r",
+        "2",
+        "--fuel-per-tick",
+        "5000000",
+        "-o",
+        games.to_str().unwrap(),
+    ]);
+    assert!(text(&out.stdout).contains("wasm_bot"), "{}", text(&out.stdout));
+    let logs = logs_of(&games, "wasm_bot");
+    assert_eq!(logs.matches("wasm-bot: seed ").count(), 2, "eprintln! in each game's log: {logs}");
+}
+
+#[test]
+fn wasi_bots_are_sandboxed_and_a_tournament_of_them_under_fuel_is_the_same_twice() {
+    // The probe reads both clocks and the random source every tick, logs
+    // them and lets them choose its move: the games, the results and the
+    // logs are the same twice only if all three are deterministic.
+    let dir = tempfile::tempdir().unwrap();
+    let source = repo_root().join("lightcycles-host/tests/bots/wasi_probe.c");
+    let Some(probe) = clang(&source, &dir.path().join("probe.wasm"), WASI_LIBC) else { return };
+    let (a, b) = (format!("a={}", probe.display()), format!("b={}", probe.display()));
+    let run_once = |name: &str| {
+        let results = dir.path().join(format!("{name}.jsonl"));
+        let out = dir.path().join(name);
+        ok(&[
+            "tournament",
+            &a,
+            &b,
+            "builtin:floodfill",
+            "-g",
+            "2",
+            "-j",
+            "1",
+            "--fuel-per-tick",
+            "2000000",
+            "--width",
+            "20",
+            "--height",
+            "16",
+            "--results",
+            results.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let text = std::fs::read_to_string(&results).unwrap();
+        (text.replace(&out.display().to_string(), "DIR"), files(&out), files(&out.join("logs")))
+    };
+    let (r1, f1, l1) = run_once("one");
+    let (r2, f2, l2) = run_once("two");
+    assert_eq!(r1, r2, "the same results");
+    assert_eq!(f1.len(), 6);
+    assert_eq!(f1, f2, "byte-identical replays");
+    assert_eq!(l1, l2, "byte-identical logs: the same clock readings and random bytes");
+    let logs = logs_of(&dir.path().join("one"), "");
+    for refused in ["open /etc/passwd: ", "opendir /: ", "nanosleep: "] {
+        let line = logs.lines().find(|l| l.starts_with(refused)).unwrap_or_else(|| panic!("{refused} in {logs}"));
+        assert!(!line.ends_with("opened") && !line.ends_with("slept"), "{line}");
+    }
+    assert!(logs.contains("HOME: (none)"), "{logs}");
+    assert!(!logs.contains("[lightcycles]"), "no fault: {logs}");
+    // The virtual clock: 0 when the game starts, then the limits of the
+    // answers before and the fuel spent, as time; realtime reads the same
+    // clock (a little later: it is read after the monotonic one).
+    let readings: Vec<(u64, u64)> = logs
+        .lines()
+        .filter(|l| l.starts_with("tick "))
+        .map(|l| {
+            let words: Vec<&str> = l.split(' ').collect();
+            (words[3].parse().unwrap(), words[5].parse().unwrap())
+        })
+        .collect();
+    assert!(readings.len() > 10, "{logs}");
+    assert!(readings.iter().all(|&(mono, real)| mono > 0 && real >= mono && real - mono < 100_000), "{readings:?}");
+    // The second answer starts after the first tick's limit (1 s): the
+    // limits of the answers before, added up.
+    assert!(readings[0].0 < 1_000_000_000 && readings[1].0 > 1_000_000_000, "{readings:?}");
+}
+
+#[test]
+fn proc_exit_is_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let exits = module(1, "i32.const 3 call $exit i32.const 0")
+        .replace("(module", r#"(module (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))"#);
+    let exits = write_module(dir.path(), "exits", &exits);
+    let results = dir.path().join("r.jsonl");
+    let out_dir = dir.path().join("games");
+    ok(&[
+        "tournament",
+        &exits,
+        "builtin:straight",
+        "--allow-broken",
+        "-g",
+        "2",
+        "--max-ticks",
+        "4",
+        "--fuel-per-tick",
+        "100000",
+        "--results",
+        results.to_str().unwrap(),
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    for game in games(&results) {
+        let ticks = game["ticks"].as_u64().unwrap();
+        assert_eq!((faults(&game, 0, "crash"), faults(&game, 0, "timeout")), (ticks, 0), "{game}");
+    }
+    let logs = logs_of(&out_dir, "exits");
+    assert!(logs.contains("tick 1: lc_move: called proc_exit(3)"), "{logs}");
 }
 
 #[test]

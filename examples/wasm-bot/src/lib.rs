@@ -1,6 +1,10 @@
 //! An example wasm bot: of the moves that do not crash at once, the one
 //! whose cell reaches the most free cells, ties broken by the bot's own
 //! random numbers (so its games follow the seed and nothing else).
+//!
+//! Built for `wasm32-wasip1` it also says on stderr (its log) what seed it
+//! plays with, and when it is left with no move that does not crash at
+//! once: the host's sandboxed WASI takes `eprintln!` there.
 
 use lightcycles_wasm_bot::{export_bot, Dir, View, WasmBot, EMPTY};
 
@@ -57,6 +61,9 @@ impl Room {
 
 impl WasmBot for Room {
     fn new(seed: u64) -> Self {
+        // On wasm32-unknown-unknown std has no stderr: only WASI builds say it.
+        #[cfg(target_os = "wasi")]
+        eprintln!("wasm-bot: seed {seed}");
         Room { rng: seed, seen: Vec::new(), stack: Vec::new(), mark: 0 }
     }
 
@@ -73,6 +80,10 @@ impl WasmBot for Room {
             if best.map_or(true, |(r, t, _)| (room, tie) > (r, t)) {
                 best = Some((room, tie, d));
             }
+        }
+        if best.is_none() {
+            #[cfg(target_os = "wasi")]
+            eprintln!("tick {}: no move left that does not crash at once", view.tick());
         }
         Some(best.map_or(me.dir, |(_, _, d)| d))
     }

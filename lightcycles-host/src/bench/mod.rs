@@ -13,6 +13,8 @@ mod script;
 mod search_bot;
 mod table;
 mod timing;
+#[cfg(feature = "wasm")]
+pub mod wasm_search;
 
 pub use abi::{print_abi_table, AbiRow};
 pub use engines::{measure, measure_saying, run, run_saying, Measured};

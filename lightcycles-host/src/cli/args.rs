@@ -103,6 +103,11 @@ pub struct BenchArgs {
     #[arg(long = "measure-ms", value_name = "MS", default_value_t = crate::bench::DEFAULT_TIME.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub measure_ms: u64,
+    /// examples/wasm-search-bot built for wasm32-unknown-unknown: also
+    /// measure its nodes per second against builtin:search's, on the same
+    /// positions with the same node budget.
+    #[arg(long = "wasm-search-bot", value_name = "PATH.wasm")]
+    pub wasm_search_bot: Option<std::path::PathBuf>,
 }
 
 /// The `replay` commands.

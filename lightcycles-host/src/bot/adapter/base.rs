@@ -94,6 +94,15 @@ impl WasmBudget {
         Some(u64::try_from(fuel).unwrap_or(u64::MAX).max(1))
     }
 
+    /// The time `fuel` stands for, at `--time-ms` per `--fuel-per-tick`
+    /// units ([`WasmBudget::fuel`] the other way); zero when the clock
+    /// times the bot.
+    pub fn time_of_fuel(&self, fuel: u64) -> Duration {
+        let Some(per_tick) = self.fuel_per_tick.filter(|&n| n > 0) else { return Duration::ZERO };
+        let tick_us = u128::from(if self.tick_ms == 0 { 50 } else { self.tick_ms }) * 1000;
+        Duration::from_micros(u64::try_from(u128::from(fuel) * tick_us / u128::from(per_tick)).unwrap_or(u64::MAX))
+    }
+
     /// How long a call may run on the wall clock before it is stopped.
     pub fn backstop(&self, limit: Duration) -> Duration {
         match self.fuel_per_tick {

@@ -1,9 +1,12 @@
 //! `wasm:PATH.wasm` (or a bare `PATH.wasm`): bots compiled to WebAssembly,
 //! run inside the host under wasmtime.
 //!
-//! A wasm bot has no file system, no network, no processes, no clock and no
-//! signals: it can import only what this file gives it (`lightcycles.fuel_left`
-//! and `lightcycles.log`). Its linear memory is capped by `--bot-memory-mb`.
+//! A wasm bot has no file system, no network, no processes and no signals:
+//! it can import only what this file gives it (`lightcycles.fuel_left` and
+//! `lightcycles.log`) and a sandboxed WASI preview 1 ([`wasi`]: stdout and
+//! stderr into its log, a seeded random source, a virtual clock under fuel;
+//! no file, no environment, no socket). Its linear memory is capped by
+//! `--bot-memory-mb`.
 //! With `--fuel-per-tick N` its budget is counted in wasmtime fuel (about one
 //! unit per wasm instruction), not in milliseconds, so the same seeds give the
 //! same games on any machine under any load; the wall clock stays as a
@@ -14,10 +17,14 @@
 //! it): the module exports `memory`, `lc_abi_version() -> i32`,
 //! `lc_new(seed: i64) -> i32`, `lc_buffer(len: i32) -> i32` and
 //! `lc_move(ptr: i32, len: i32) -> i32`; the observation is a compact
-//! little-endian record ([`encode`]) written into the guest's buffer.
+//! little-endian record ([`encode`]) written into the guest's buffer. A
+//! WASI reactor's `_initialize` runs before `lc_new`.
 //!
 //! Each game and seat gets an instance of its own; the module is compiled
-//! once per file and content ([`compiled`]) and shared by every game. A trap
+//! once per file, content and engine ([`compiled`]) and shared by every
+//! game. There are two engines: one counts fuel (`--fuel-per-tick`), the
+//! other does not, so that a bot timed by the clock does not pay for the
+//! counting. A trap
 //! is a `crash`, used-up fuel or the backstop a `timeout`; after either the
 //! instance is thrown away and the next tick starts a fresh one from
 //! `lc_new` with the same seed.
@@ -27,6 +34,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
+
+mod wasi;
 
 use sha2::{Digest, Sha256};
 use wasmtime::{
@@ -38,7 +47,7 @@ pub use crate::bot::adapter::base::WasmBudget;
 use crate::bot::adapter::plugin::c::reply_of_code;
 use crate::bot::adapter::{file_stem_name, path_ending_in, Adapter, Hosting};
 use crate::bot::process::log::{BotLog, LogPlace};
-use crate::bot::said::{Said, SaidTick};
+use crate::bot::said::SaidTick;
 use crate::bot::seed::bot_seed;
 use crate::bot::spec_error::SpecError;
 use crate::bot::{Bot, BotContext, BotError, BotFactory, Reply, Turn};
@@ -65,30 +74,47 @@ const EPOCH: Duration = Duration::from_millis(1);
 const IMPORTS: &[(&str, &str, &str)] =
     &[("lightcycles", "fuel_left", "() -> i64"), ("lightcycles", "log", "(i32, i32) -> ()")];
 
-/// The engine every wasm bot runs on, with its epoch ticker started; an
-/// error when this machine cannot run wasm (a platform wasmtime lacks).
-fn engine() -> Result<&'static Engine, String> {
-    static ENGINE: OnceLock<Result<Engine, String>> = OnceLock::new();
-    ENGINE
+/// The two engines: `fuel` counts fuel, `clock` does not.
+struct Engines {
+    fuel: Engine,
+    clock: Engine,
+}
+
+/// The engine of bots budgeted in fuel (`fuel`) or timed by the clock, with
+/// the epoch ticker started; an error when this machine cannot run wasm (a
+/// platform wasmtime lacks).
+fn engine(fuel: bool) -> Result<&'static Engine, String> {
+    static ENGINES: OnceLock<Result<Engines, String>> = OnceLock::new();
+    let engines = ENGINES
         .get_or_init(|| {
-            let mut config = Config::new();
-            config
-                .consume_fuel(true)
-                .epoch_interruption(true)
-                // The same answers on every machine: NaNs canonical,
-                // relaxed SIMD the deterministic way.
-                .cranelift_nan_canonicalization(true)
-                .relaxed_simd_deterministic(true)
-                // A guest needs no more than 4 GiB (wasm32): reserve less
-                // address space per bot than wasmtime's default.
-                .memory_reservation(1 << 30)
-                .memory_guard_size(32 << 20);
-            let engine = Engine::new(&config).map_err(|e| format!("wasmtime cannot start: {e}"))?;
-            start_ticker(engine.clone());
-            Ok(engine)
+            let make = |fuel: bool| {
+                let mut config = Config::new();
+                config
+                    // Fuel is counted only where it is the budget: counting
+                    // costs a load, an add and a store per block of code.
+                    .consume_fuel(fuel)
+                    .epoch_interruption(true)
+                    // The same answers on every machine: NaNs canonical,
+                    // relaxed SIMD the deterministic way.
+                    .cranelift_nan_canonicalization(true)
+                    .relaxed_simd_deterministic(true)
+                    // The whole 4 GiB a wasm32 address can reach is
+                    // reserved (address space only, no memory) with a guard
+                    // behind it, so that loads and stores need no bounds
+                    // checks: the guard pages trap instead.
+                    .memory_reservation(4 << 30)
+                    .memory_guard_size(32 << 20)
+                    .signals_based_traps(true)
+                    .cranelift_opt_level(wasmtime::OptLevel::Speed);
+                Engine::new(&config).map_err(|e| format!("wasmtime cannot start: {e}"))
+            };
+            let engines = Engines { fuel: make(true)?, clock: make(false)? };
+            start_ticker(vec![engines.fuel.clone(), engines.clock.clone()]);
+            Ok(engines)
         })
         .as_ref()
-        .map_err(Clone::clone)
+        .map_err(Clone::clone)?;
+    Ok(if fuel { &engines.fuel } else { &engines.clock })
 }
 
 /// Calls started so far, calls running now, and whether the ticker is parked.
@@ -97,15 +123,17 @@ static RUNNING: AtomicU64 = AtomicU64::new(0);
 static PARKED: AtomicBool = AtomicBool::new(false);
 static TICKER: OnceLock<std::thread::Thread> = OnceLock::new();
 
-/// Starts the thread that moves the engine's epoch on every [`EPOCH`] while
-/// wasm bots are called, and parks when none has run for 100 epochs.
-fn start_ticker(engine: Engine) {
+/// Starts the thread that moves the engines' epochs on every [`EPOCH`]
+/// while wasm bots are called, and parks when none has run for 100 epochs.
+fn start_ticker(engines: Vec<Engine>) {
     let spawned = std::thread::Builder::new().name("lightcycles-wasm-epoch".into()).spawn(move || {
         let mut idle = 0u32;
         let mut seen = CALLS.load(Ordering::SeqCst);
         loop {
             std::thread::sleep(EPOCH);
-            engine.increment_epoch();
+            for engine in &engines {
+                engine.increment_epoch();
+            }
             let now = CALLS.load(Ordering::SeqCst);
             let quiet = now == seen && RUNNING.load(Ordering::SeqCst) == 0;
             idle = if quiet { idle + 1 } else { 0 };
@@ -155,30 +183,36 @@ impl Drop for Running {
 #[derive(Clone)]
 struct Compiled {
     pre: InstancePre<Guest>,
+    /// Whether it imports WASI (its stores then get a WASI context).
+    wasi: bool,
+    /// Whether it exports `_initialize` (a WASI reactor), called first.
+    initialize: bool,
 }
 
-/// A module's file (made absolute) and the SHA-256 of its bytes.
-type ModuleKey = (PathBuf, [u8; 32]);
+/// A module's file (made absolute), the SHA-256 of its bytes, and whether
+/// it is compiled for the engine that counts fuel.
+type ModuleKey = (PathBuf, [u8; 32], bool);
 
-/// Modules compiled so far, by file and content: every game (and every run
-/// of one process, as the tests are) reuses them.
+/// Modules compiled so far, by file, content and engine: every game (and
+/// every run of one process, as the tests are) reuses them.
 static MODULES: Mutex<Option<HashMap<ModuleKey, Compiled>>> = Mutex::new(None);
 
-/// The module of `path`, compiled once per path and content, its imports
-/// and exports checked against the ABI; or what is wrong, naming the file.
-fn compiled(path: &Path) -> Result<Compiled, String> {
-    compiled_bytes(path, read_module(path)?)
+/// The module of `path`, compiled once per path, content and engine (fuel
+/// counted or not), its imports and exports checked against the ABI; or
+/// what is wrong, naming the file.
+fn compiled(path: &Path, fuel: bool) -> Result<Compiled, String> {
+    compiled_bytes(path, read_module(path)?, fuel)
 }
 
 /// [`compiled`] for the bytes of a module, named `path` in messages and in
 /// the cache.
-fn compiled_bytes(path: &Path, bytes: Vec<u8>) -> Result<Compiled, String> {
+fn compiled_bytes(path: &Path, bytes: Vec<u8>, fuel: bool) -> Result<Compiled, String> {
     let shown = path.display();
-    let key = (std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()), Sha256::digest(&bytes).into());
+    let key = (std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()), Sha256::digest(&bytes).into(), fuel);
     if let Some(found) = MODULES.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert_with(HashMap::new).get(&key) {
         return Ok(found.clone());
     }
-    let engine = engine()?;
+    let engine = engine(fuel)?;
     if !bytes.starts_with(b"\0asm") {
         return Err(format!("{shown} is not a WebAssembly module (no \\0asm at its start)"));
     }
@@ -188,7 +222,9 @@ fn compiled_bytes(path: &Path, bytes: Vec<u8>) -> Result<Compiled, String> {
     let pre = linker(engine)
         .and_then(|l| l.instantiate_pre(&module))
         .map_err(|e| format!("{shown}: cannot link: {}", first_line(&e.to_string())))?;
-    let compiled = Compiled { pre };
+    let wasi = module.imports().any(|i| i.module() == wasi::MODULE);
+    let initialize = module.get_export("_initialize").is_some();
+    let compiled = Compiled { pre, wasi, initialize };
     check_version(&compiled).map_err(|why| format!("{shown}: {why}"))?;
     MODULES.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert_with(HashMap::new).insert(key, compiled.clone());
     Ok(compiled)
@@ -230,15 +266,28 @@ fn type_text(params: &[ValType], results: &[ValType]) -> String {
 /// Refuses a module whose imports or exports are not those of the ABI.
 fn check_interface(module: &Module) -> Result<(), String> {
     for import in module.imports() {
-        let known = IMPORTS.iter().find(|(m, n, _)| *m == import.module() && *n == import.name());
-        if known.is_none() {
+        let known = IMPORTS.iter().any(|(m, n, _)| *m == import.module() && *n == import.name())
+            || (import.module() == wasi::MODULE && wasi::FUNCTIONS.contains(&import.name()));
+        if !known {
             let allowed = IMPORTS.iter().map(|(m, n, t)| format!("{m}.{n} {t}")).collect::<Vec<_>>().join(", ");
             return Err(format!(
-                "imports {}.{}, which a wasm bot is not given: it may import only {allowed}",
+                "imports {}.{}, which a wasm bot is not given: it may import only {allowed} and the functions \
+                 of WASI preview 1 ({}.*)",
                 import.module(),
-                import.name()
+                import.name(),
+                wasi::MODULE
             ));
         }
+    }
+    if module.get_export("_start").is_some() {
+        return Err("exports _start: it is a WASI command (a program with main), and a bot is a reactor \
+                    (C: -mexec-model=reactor; Rust: a cdylib)"
+            .into());
+    }
+    match module.get_export("_initialize") {
+        None => {}
+        Some(ExternType::Func(f)) if f.params().len() == 0 && f.results().len() == 0 => {}
+        Some(_) => return Err("exports _initialize, but not as a function () -> ()".into()),
     }
     match module.get_export("memory") {
         Some(ExternType::Memory(m)) if !m.is_64() => {}
@@ -263,18 +312,18 @@ fn check_interface(module: &Module) -> Result<(), String> {
 
 /// Calls `lc_abi_version` in a throwaway instance, under a small budget.
 fn check_version(compiled: &Compiled) -> Result<(), String> {
-    let mut store = new_store(compiled.pre.module().engine(), BotLog::discard(), Said::new(), 64 << 20, true);
-    store.set_fuel(CHECK_FUEL).map_err(|e| e.to_string())?;
+    let engine = compiled.pre.module().engine();
+    let output = wasi::Output::new(0);
+    let mut store = new_store(engine, compiled, BotLog::discard(), &output, 0, 64 << 20);
+    let fuel = store.set_fuel(CHECK_FUEL).is_ok().then_some(CHECK_FUEL);
     store.set_epoch_deadline(ticks(Duration::from_secs(5)));
     let _running = Running::start();
-    let instance = compiled
-        .pre
-        .instantiate(&mut store)
-        .map_err(|e| format!("cannot be started: {}", fault_text(&e, Some(CHECK_FUEL))))?;
+    let instance =
+        compiled.pre.instantiate(&mut store).map_err(|e| format!("cannot be started: {}", fault_text(&e, fuel)))?;
     let version = instance
         .get_typed_func::<(), i32>(&mut store, "lc_abi_version")
         .and_then(|f| f.call(&mut store, ()))
-        .map_err(|e| format!("lc_abi_version failed: {}", fault_text(&e, Some(CHECK_FUEL))))?;
+        .map_err(|e| format!("lc_abi_version failed: {}", fault_text(&e, fuel)))?;
     if version != ABI_VERSION {
         return Err(format!("speaks wasm bot ABI version {version}, this host version {ABI_VERSION}"));
     }
@@ -287,25 +336,49 @@ struct Guest {
     log: BotLog,
     /// Whether fuel is counted this call (else `fuel_left` gives -1).
     counted: bool,
-    /// Bytes logged so far by the guest, against [`GUEST_LOG_BYTES`].
-    logged: usize,
-    /// What the guest wrote this game, for the replay ([`crate::bot::said`]).
-    said: Said,
+    /// What the guest writes to its log (`lightcycles.log`, WASI's stdout
+    /// and stderr), within [`GUEST_LOG_BYTES`] a game.
+    output: wasi::Output,
+    /// The WASI context, for a module that imports WASI.
+    wasi: Option<wasmtime_wasi::p1::WasiP1Ctx>,
+    /// The clock WASI's `clock_time_get` reads this answer.
+    clock: wasi::Clock,
 }
 
 impl Guest {
-    /// The one place where what a guest writes goes (`lightcycles.log`):
-    /// its log, escaped, and the replay's record of what it said.
-    fn wrote(&mut self, bytes: &[u8]) {
-        self.log.write(&crate::io::untrusted::log_bytes(bytes));
-        self.said.write(bytes);
+    /// The WASI context (a sink one for a store made without, which only
+    /// a module without WASI imports has, and which never asks).
+    fn wasi(&mut self) -> &mut wasmtime_wasi::p1::WasiP1Ctx {
+        self.wasi.get_or_insert_with(|| wasi::context(&wasi::Output::new(0), 0))
+    }
+
+    #[cfg(test)]
+    fn for_test() -> Guest {
+        Guest {
+            limits: StoreLimitsBuilder::new().build(),
+            log: BotLog::discard(),
+            counted: false,
+            output: wasi::Output::new(0),
+            wasi: None,
+            clock: wasi::Clock::Host { since: Instant::now() },
+        }
     }
 }
 
-/// The most a guest writes to its log through `lightcycles.log` in one game.
+/// The most a guest writes to its log in one game: through `lightcycles.log`
+/// and WASI's stdout and stderr together.
 const GUEST_LOG_BYTES: usize = 1 << 20;
 
-fn new_store(engine: &Engine, log: BotLog, said: Said, memory_bytes: usize, counted: bool) -> Store<Guest> {
+/// A store for one instance of `compiled`: memory capped at `memory_bytes`,
+/// a WASI context when the module imports WASI.
+fn new_store(
+    engine: &Engine,
+    compiled: &Compiled,
+    log: BotLog,
+    output: &wasi::Output,
+    seed: u64,
+    memory_bytes: usize,
+) -> Store<Guest> {
     // Tables live in the host's memory, outside the cap on linear memory:
     // bound them too (a Rust or C bot has one of a few hundred entries).
     let limits = StoreLimitsBuilder::new()
@@ -315,7 +388,16 @@ fn new_store(engine: &Engine, log: BotLog, said: Said, memory_bytes: usize, coun
         .tables(4)
         .table_elements(1 << 20)
         .build();
-    let mut store = Store::new(engine, Guest { limits, log, counted, logged: 0, said });
+    let wasi = compiled.wasi.then(|| wasi::context(output, seed));
+    let guest = Guest {
+        limits,
+        log,
+        counted: false,
+        output: output.clone(),
+        wasi,
+        clock: wasi::Clock::Host { since: Instant::now() },
+    };
+    let mut store = Store::new(engine, guest);
     store.limiter(|g| &mut g.limits);
     store.epoch_deadline_trap();
     store
@@ -333,16 +415,20 @@ fn linker(engine: &Engine) -> wasmtime::Result<Linker<Guest>> {
     linker.func_wrap("lightcycles", "log", |mut caller: Caller<'_, Guest>, ptr: i32, len: i32| {
         let Some(memory) = caller.get_export("memory").and_then(|e| e.into_memory()) else { return };
         let (start, len) = (ptr as u32 as usize, len as u32 as usize);
-        let left = GUEST_LOG_BYTES.saturating_sub(caller.data().logged);
-        let take = len.min(left);
-        let bytes = memory.data(&caller).get(start..start.saturating_add(take)).map(<[u8]>::to_vec);
-        if let Some(mut bytes) = bytes {
-            bytes.push(b'\n');
-            let guest = caller.data_mut();
-            guest.logged += take;
-            guest.wrote(&bytes);
+        let data = memory.data(&caller);
+        if start.checked_add(len).map_or(true, |end| end > data.len()) {
+            return;
+        }
+        let guest = caller.data();
+        // What WASI's stdout and stderr gathered first: the log keeps the
+        // order the guest wrote in.
+        guest.output.flush(&guest.log);
+        let take = guest.output.take_room(len);
+        if take > 0 {
+            guest.output.line(&guest.log, &data[start..start + take]);
         }
     })?;
+    wasi::add_to_linker(&mut linker)?;
     Ok(linker)
 }
 
@@ -377,7 +463,10 @@ fn fault_text(error: &wasmtime::Error, fuel: Option<u64>) -> String {
         }
         (Some(Trap::Interrupt), None) => "still running at its time limit, stopped".to_string(),
         (Some(trap), _) => format!("trapped: {trap}"),
-        (None, _) => first_line(&format!("{error}")),
+        (None, _) => match error.downcast_ref::<wasmtime_wasi::I32Exit>() {
+            Some(exit) => format!("called proc_exit({})", exit.0),
+            None => first_line(&format!("{error}")),
+        },
     }
 }
 
@@ -394,14 +483,15 @@ impl WasmFactory {
     /// The factory of the module at `path`, compiled (or found compiled) and
     /// checked; memory capped at `memory_mb` MiB (0: the 4 GiB of wasm32).
     pub fn new(path: &Path, log: Option<LogPlace>, memory_mb: u64, budget: WasmBudget) -> Result<WasmFactory, String> {
-        WasmFactory::of(path, compiled(path)?, log, memory_mb, budget)
+        WasmFactory::of(path, compiled(path, budget.fuel_per_tick.is_some())?, log, memory_mb, budget)
     }
 
     /// [`WasmFactory::new`] for a module in memory, called `name` in
     /// messages (the bench's trivial bot).
     pub fn from_bytes(name: &str, bytes: &[u8], memory_mb: u64, budget: WasmBudget) -> Result<WasmFactory, String> {
         let path = Path::new(name);
-        WasmFactory::of(path, compiled_bytes(path, bytes.to_vec())?, None, memory_mb, budget)
+        let compiled = compiled_bytes(path, bytes.to_vec(), budget.fuel_per_tick.is_some())?;
+        WasmFactory::of(path, compiled, None, memory_mb, budget)
     }
 
     fn of(
@@ -430,7 +520,10 @@ impl BotFactory for WasmFactory {
             seed: bot_seed(ctx.seed, ctx.seat),
             live: None,
             log: None,
-            said: Said::new(),
+            output: wasi::Output::new(GUEST_LOG_BYTES),
+            clock_ns: 0,
+            born: Instant::now(),
+            spent: None,
             record: Vec::new(),
             what: self.path.display().to_string(),
         }))
@@ -458,8 +551,16 @@ pub struct WasmBot {
     /// The bot's log, opened on its first tick (and handed back by a dead
     /// instance's store).
     log: Option<BotLog>,
-    /// What the guest wrote, shared with each instance's store.
-    said: Said,
+    /// What the guest writes to its log, for the whole game.
+    output: wasi::Output,
+    /// Under fuel, the game's virtual time when this answer begins (ns):
+    /// the limits of the answers before it, added up.
+    clock_ns: u64,
+    /// When the bot was made: the zero of WASI's monotonic clock without fuel.
+    born: Instant,
+    /// Under fuel, the time the last answer's fuel stands for
+    /// ([`Bot::last_answer`]: what a time bank is charged).
+    spent: Option<Duration>,
     /// The observation record, rebuilt each tick in the same allocation.
     record: Vec<u8>,
     what: String,
@@ -487,6 +588,13 @@ impl WasmBot {
                 return Err(fail(store, f));
             }
         };
+        if self.compiled.initialize {
+            let init =
+                instance.get_typed_func::<(), ()>(&mut store, "_initialize").and_then(|f| f.call(&mut store, ()));
+            if let Err(e) = init {
+                return Err(fail(store, (fault_of(&e), format!("_initialize: {}", fault_text(&e, fuel)))));
+            }
+        }
         let funcs = (|| -> wasmtime::Result<_> {
             let memory = instance.get_memory(&mut store, "memory").ok_or_else(|| wasmtime::format_err!("no memory"))?;
             let new = instance.get_typed_func::<i64, i32>(&mut store, "lc_new")?;
@@ -527,16 +635,26 @@ impl WasmBot {
         let len = self.record.len();
         let deadline = ticks(self.budget.backstop(limit));
         let _running = Running::start();
+        let clock = match (fuel, self.budget.fuel_per_tick) {
+            (Some(fuel), Some(per_tick)) => wasi::Clock::Virtual {
+                start: self.clock_ns,
+                fuel_at_start: fuel,
+                ns: if self.budget.tick_ms == 0 { 50 } else { self.budget.tick_ms }.saturating_mul(1_000_000),
+                per: per_tick,
+            },
+            _ => wasi::Clock::Host { since: self.born },
+        };
+        self.clock_ns = self.clock_ns.saturating_add(u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX));
         let mut live = match self.live.take() {
             Some(mut live) => {
-                set_budget(&mut live.store, fuel, deadline);
+                set_budget(&mut live.store, fuel, deadline, clock);
                 live
             }
             None => {
                 let log = self.log.take().unwrap_or_else(BotLog::discard);
                 let engine = self.compiled.pre.module().engine();
-                let mut store = new_store(engine, log, self.said.clone(), self.memory_bytes, fuel.is_some());
-                set_budget(&mut store, fuel, deadline);
+                let mut store = new_store(engine, &self.compiled, log, &self.output, self.seed, self.memory_bytes);
+                set_budget(&mut store, fuel, deadline, clock);
                 match self.start(store, fuel, len) {
                     Ok(live) => live,
                     Err((failed, log)) => {
@@ -576,16 +694,23 @@ impl WasmBot {
     }
 }
 
-fn set_budget(store: &mut Store<Guest>, fuel: Option<u64>, deadline: u64) {
-    store.data_mut().counted = fuel.is_some();
-    // Without a budget, fuel is not what stops the bot: the clock is.
+fn set_budget(store: &mut Store<Guest>, fuel: Option<u64>, deadline: u64, clock: wasi::Clock) {
+    let guest = store.data_mut();
+    guest.counted = fuel.is_some();
+    guest.clock = clock;
+    // Without a budget the bot runs on the engine that counts no fuel
+    // (setting it fails there, harmlessly), and the clock stops it.
     let _ = store.set_fuel(fuel.unwrap_or(u64::MAX));
     store.set_epoch_deadline(deadline);
 }
 
 impl Bot for WasmBot {
     fn take_said(&mut self) -> Option<SaidTick> {
-        self.said.take()
+        self.output.said().take()
+    }
+
+    fn last_answer(&self) -> Option<Duration> {
+        self.spent
     }
 
     fn answer(&mut self, turn: &Turn<'_>, limit: Duration) -> Reply {
@@ -595,6 +720,21 @@ impl Bot for WasmBot {
         let started = Instant::now();
         let result = self.play(turn, limit);
         let took = started.elapsed();
+        // Under fuel an answer's time is its fuel, as the budget counts it
+        // (so a time bank is spent alike on every machine); a trap spends
+        // none, and used-up fuel is a timeout, which empties the bank.
+        self.spent = match (&result, self.budget.fuel(limit), &self.live) {
+            (Ok(_), Some(fuel), Some(live)) => {
+                Some(self.budget.time_of_fuel(fuel - live.store.get_fuel().unwrap_or(0)))
+            }
+            (Err((Fault::Crash, _)), Some(_), _) => Some(Duration::ZERO),
+            _ => None,
+        };
+        // What the guest wrote to stdout and stderr in this answer, before
+        // the host's note on it.
+        if let Some(log) = self.live.as_ref().map(|l| &l.store.data().log).or(self.log.as_ref()) {
+            self.output.flush(log);
+        }
         let timed_by_clock = self.budget.fuel_per_tick.is_none();
         let note = |bot: &WasmBot, text: &str| {
             let log = bot.live.as_ref().map(|l| &l.store.data().log).or(bot.log.as_ref());
@@ -698,6 +838,9 @@ mod tests {
         assert_eq!(WasmBudget::default().fuel(Duration::from_millis(50)), None);
         assert_eq!(budget.backstop(Duration::from_millis(50)), Duration::from_millis(1500));
         assert_eq!(WasmBudget::default().backstop(Duration::from_millis(50)), Duration::from_millis(50));
+        assert_eq!(budget.time_of_fuel(1000), Duration::from_millis(50), "fuel back into time");
+        assert_eq!(budget.time_of_fuel(1500), Duration::from_millis(75));
+        assert_eq!(WasmBudget::default().time_of_fuel(1000), Duration::ZERO);
     }
 
     #[test]
