@@ -180,6 +180,29 @@ fn the_example_bot_plays_a_match_and_the_same_seeds_give_the_same_bytes() {
 }
 
 #[test]
+fn under_fuel_a_time_bank_is_spent_by_fuel_alike_on_every_run() {
+    let Some(bot) = example_bot() else { return };
+    let bot = format!("wasm:{}", bot.display());
+    let dir = tempfile::tempdir().unwrap();
+    // So little fuel a tick that the bot's answers need its bank: what
+    // each spends is its fuel, so every run tells it the same banks.
+    let play = |out: &str| {
+        let o = dir.path().join(out);
+        let args = ["play", &bot, "builtin:wallhug", "-r", "1", "--width", "24", "--height", "20", "--max-ticks", "30"];
+        let fuel = ["--fuel-per-tick", "20000", "--time-bank-ms", "100000", "-o", o.to_str().unwrap()];
+        ok(&[&args[..], &fuel[..]].concat());
+        std::fs::read(o.join("sim_0.json")).unwrap()
+    };
+    let (a, b) = (play("a"), play("b"));
+    assert_eq!(a, b, "byte-identical replays, banks included");
+    let replay: Value = serde_json::from_slice(&a).unwrap();
+    let told: Vec<u64> = replay["time_banks"].as_array().unwrap().iter().map_while(|r| r[0].as_u64()).collect();
+    assert!(told.len() > 3 && told[0] == 100_000, "{told:?}");
+    assert!(told.windows(2).all(|w| w[1] <= w[0]) && told.last() < told.first(), "spent: {told:?}");
+    assert!(!replay.to_string().contains("\"timeout\""), "the bank covers it");
+}
+
+#[test]
 fn a_tournament_of_wasm_bots_twice_gives_byte_identical_results_and_replays() {
     let Some(bot) = example_bot() else { return };
     let dir = tempfile::tempdir().unwrap();
