@@ -182,6 +182,12 @@ fn the_results_header_records_the_bank_and_a_resume_with_another_is_refused() {
     assert_eq!(other.status.code(), Some(2));
     assert!(text(&other.stderr).contains("time_bank_ms"), "{}", text(&other.stderr));
 
+    // A bank past a day is refused, by flag.
+    let huge = with(&["--time-bank-ms", "18446744073709551615"]);
+    assert_eq!(huge.status.code(), Some(2));
+    let said = text(&huge.stderr);
+    assert!(said.contains("--time-bank-ms and --time-inc-ms are at most 86400000 ms"), "{said}");
+
     // Without a bank the header is as it always was.
     let plain = dir.path().join("plain.jsonl");
     let mut args = base.to_vec();

@@ -10,6 +10,7 @@ use lightcycles_core::{defaults, Config, FastGame};
 use lightcycles_host::bot::adapter::Hosting;
 use lightcycles_host::bot::process::log::LOGS_DIR;
 use lightcycles_host::bot::spec::Entrant;
+use lightcycles_host::game::bank::MAX_BANK_MS;
 use lightcycles_host::game::match_loop::Limits;
 use lightcycles_host::game::report::{self, Tally};
 use lightcycles_host::game::run::{self, GameOptions, Rounds};
@@ -107,6 +108,11 @@ pub fn play(
     let out_dir = made_dir(out_dir)?;
     let log_dir = out_dir.as_ref().map(|d| d.join(LOGS_DIR));
     let (entrants, _specs) = entrants(&bots, bots.len(), log_dir.as_deref(), &hosting(isolate))?;
+    if time_bank_ms > MAX_BANK_MS || time_inc_ms > MAX_BANK_MS {
+        return Err(PyValueError::new_err(format!(
+            "time_bank_ms and time_inc_ms are at most {MAX_BANK_MS} ms (a day)"
+        )));
+    }
     let limits = Limits {
         bank: Duration::from_millis(time_bank_ms),
         inc: Duration::from_millis(time_inc_ms),

@@ -100,6 +100,8 @@ def test_a_callable_is_told_its_time_bank_and_slow_answers_spend_it(tmp_path):
     seen.clear()
     lc.play([slow, "builtin:straight"], rounds=1, time_ms=100, config=config)
     assert seen and seen == [None] * len(seen), "no bank, no key"
+    with pytest.raises(ValueError, match="time_bank_ms and time_inc_ms are at most 86400000 ms"):
+        lc.play([slow, "builtin:straight"], rounds=1, time_bank_ms=2**64 - 1)
 
 
 def test_names_are_made_unique():

@@ -11,6 +11,10 @@ use std::time::Duration;
 
 use crate::game::match_loop::Limits;
 
+/// The largest bank and increment a run takes, in milliseconds (a day):
+/// far beyond any game, and far from the clock's overflow.
+pub const MAX_BANK_MS: u64 = 24 * 60 * 60 * 1000;
+
 /// One seat's time bank in one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bank {
@@ -59,7 +63,7 @@ impl Bank {
         let spent = spent.min(self.left);
         self.left -= spent;
         self.used += spent;
-        self.left += self.inc;
+        self.left = self.left.saturating_add(self.inc);
     }
 
     /// How the bank was used so far.

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use lightcycles_core::{Config, ConfigError, FaultPolicy};
 
+use crate::game::bank::MAX_BANK_MS;
 use crate::game::match_loop::{Limits, MapFile};
 
 /// Board, rules and time limits. `None` for the board's size and rocks is
@@ -91,6 +92,9 @@ impl Board {
     pub fn limits(&self) -> Result<Limits, String> {
         if self.time_first_ms == 0 || self.time_ms == 0 {
             return Err("--time-first-ms and --time-ms are at least 1 ms".to_string());
+        }
+        if self.time_bank_ms > MAX_BANK_MS || self.time_inc_ms > MAX_BANK_MS {
+            return Err(format!("--time-bank-ms and --time-inc-ms are at most {MAX_BANK_MS} ms (a day)"));
         }
         Ok(Limits {
             first: Duration::from_millis(self.time_first_ms),
@@ -221,7 +225,11 @@ pub fn parse_bot_time(arg: &str, default: Limits) -> Result<(String, Limits), St
                 continue;
             }
         };
-        if slot.replace(number(keyed.map_or("", |k| k.1))?).is_some() {
+        let ms = number(keyed.map_or("", |k| k.1))?;
+        if ms > Duration::from_millis(MAX_BANK_MS) {
+            return Err(format!("--bot-time {arg}: a bank or increment is at most {MAX_BANK_MS} ms (a day)"));
+        }
+        if slot.replace(ms).is_some() {
             return Err(bad());
         }
     }

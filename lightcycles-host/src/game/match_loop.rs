@@ -273,7 +273,7 @@ fn play_inner<E: Engine>(
         let limit = |seat: usize| timing.seats[seat].for_tick(position.tick + 1);
         // What each bot may spend of its bank on this answer, as it is told.
         let told: Vec<Option<Duration>> = banks.iter().map(|bank| bank.as_ref().map(Bank::left)).collect();
-        let deadline = |seat: usize| limit(seat) + told[seat].unwrap_or_default();
+        let deadline = |seat: usize| limit(seat).saturating_add(told[seat].unwrap_or_default());
         // Every observation goes out first, each bot on its own clock; then
         // the answers are collected in seat order, each against its own
         // deadline. The order of collection cannot change an answer. An
@@ -288,7 +288,7 @@ fn play_inner<E: Engine>(
                         None => Turn::new(&position, seat),
                     };
                     let started = Instant::now();
-                    let asked = bot.ask(&turn.with_bank(told[seat]), deadline(seat) + timing.margin);
+                    let asked = bot.ask(&turn.with_bank(told[seat]), deadline(seat).saturating_add(timing.margin));
                     Some((asked, started.elapsed()))
                 }
                 _ => None,

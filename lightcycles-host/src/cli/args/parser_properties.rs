@@ -37,6 +37,7 @@ fn bot_times_and_jobs_read_as_documented() {
         "a=5,bank=1,bank=2",
         "a=5,tip=1",
         "a=1,2,3",
+        "a=5,bank=86400001",
     ] {
         assert!(parse_bot_time(bad, d).is_err(), "{bad}");
     }
