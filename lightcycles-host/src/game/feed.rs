@@ -12,6 +12,7 @@ use lightcycles_core::{Action, Answer, Engine, FastGame, Position};
 
 use crate::bot::spec::Entrant;
 use crate::bot::{Asked, BotContext, Turn};
+use crate::game::bank::MAX_BANK_MS;
 use crate::game::match_loop::{answer_of, Limits};
 
 /// How a replay is fed.
@@ -125,28 +126,25 @@ pub fn observation_at(replay: &Replay, seat: usize, tick: u32) -> Result<Observa
 }
 
 /// The time bank seat `seat` was told it had left before deciding `tick`,
-/// when the replay records one.
+/// when the replay records one (a replay is untrusted: at most a day).
 fn recorded_bank(replay: &Replay, seat: usize, tick: u32) -> Option<Duration> {
     let rows = replay.time_banks.as_ref()?;
     let ms = (*rows.get((tick as usize).checked_sub(1)?)?.get(seat)?)?;
-    Some(Duration::from_millis(ms))
+    Some(Duration::from_millis(ms.min(MAX_BANK_MS)))
 }
 
-/// The limits the replay records for `seat`, if it records any.
+/// The limits the replay records for `seat`, if it records any. A replay
+/// is untrusted: each is taken as at most a day, so that no deadline
+/// overflows the clock.
 pub fn recorded_limits(replay: &Replay, seat: usize) -> Option<(Limits, Duration)> {
     let limits = replay.time_limits.as_ref()?;
-    let ms =
-        |list: &Option<Vec<u64>>| Duration::from_millis(list.as_ref().and_then(|l| l.get(seat)).copied().unwrap_or(0));
+    let ms = |n: u64| Duration::from_millis(n.min(MAX_BANK_MS));
+    let of_seat = |list: &Option<Vec<u64>>| ms(list.as_ref().and_then(|l| l.get(seat)).copied().unwrap_or(0));
     let first = *limits.first_ms.get(seat)?;
     let rest = *limits.ms.get(seat)?;
     Some((
-        Limits {
-            first: Duration::from_millis(first),
-            rest: Duration::from_millis(rest),
-            bank: ms(&limits.bank_ms),
-            inc: ms(&limits.inc_ms),
-        },
-        Duration::from_millis(limits.margin_ms),
+        Limits { first: ms(first), rest: ms(rest), bank: of_seat(&limits.bank_ms), inc: of_seat(&limits.inc_ms) },
+        ms(limits.margin_ms),
     ))
 }
 
@@ -176,7 +174,8 @@ pub fn feed(replay: &Replay, bot: &Entrant, options: &FeedOptions) -> Result<Fed
         }
         let bank = recorded_bank(replay, options.seat, tick);
         let turn = Turn::new(&position, options.seat).with_bank(bank);
-        let reply = match made.ask(&turn, limits.for_tick(tick) + bank.unwrap_or_default() + margin) {
+        let limit = limits.for_tick(tick).saturating_add(bank.unwrap_or_default()).saturating_add(margin);
+        let reply = match made.ask(&turn, limit) {
             Asked::Answered(reply) => reply,
             Asked::Pending => made.collect(),
         };
@@ -249,5 +248,25 @@ mod tests {
         assert!(matches!(observation_at(&replay, 2, 1), Err(FeedError::Seat { seat: 2, players: 2 })));
         let past = replay.result.ticks + 1;
         assert!(matches!(observation_at(&replay, 0, past), Err(FeedError::Tick { .. })));
+    }
+
+    #[test]
+    fn a_replays_huge_limits_and_banks_are_taken_as_a_day_and_feed_the_bot() {
+        let mut replay = recorded(&["builtin:floodfill", "builtin:random"], 3);
+        let huge = vec![u64::MAX; 2];
+        replay.time_limits = Some(lightcycles_core::replay::TimeLimits {
+            first_ms: huge.clone(),
+            ms: huge.clone(),
+            margin_ms: u64::MAX,
+            bank_ms: Some(huge.clone()),
+            inc_ms: Some(huge),
+        });
+        replay.time_banks = Some(vec![vec![Some(u64::MAX), None]; replay.commands.len()]);
+        let (limits, margin) = recorded_limits(&replay, 0).unwrap();
+        let day = Duration::from_millis(MAX_BANK_MS);
+        assert_eq!((limits.first, limits.rest, limits.bank, limits.inc, margin), (day, day, day, day, day));
+        assert_eq!(observation_at(&replay, 0, 1).unwrap().time_bank_ms, Some(MAX_BANK_MS));
+        let fed = feed(&replay, &entrant("builtin:floodfill"), &options(0)).unwrap();
+        assert_eq!(fed.first_difference, None, "no deadline overflowed");
     }
 }
