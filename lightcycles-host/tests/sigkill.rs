@@ -127,8 +127,16 @@ fn a_tournament_killed_at_random_moments_always_resumes_to_the_same_end() {
     std::fs::create_dir_all(dir.path().join("straight")).unwrap();
     let started = Instant::now();
     let straight = reference.command(false).output().unwrap();
-    let span = started.elapsed();
+    let mut span = started.elapsed();
     assert!(straight.status.success(), "{}", String::from_utf8_lossy(&straight.stderr));
+    // The first run of a freshly built binary can be far slower than the
+    // next (a cold page cache): the kills are drawn over a warm run's span,
+    // the shorter of two, so that enough of them fall between games.
+    let warm = Run::new(&dir.path().join("warm"));
+    std::fs::create_dir_all(dir.path().join("warm")).unwrap();
+    let started = Instant::now();
+    assert!(warm.command(false).output().unwrap().status.success());
+    span = span.min(started.elapsed());
     let expected_report: Value = serde_json::from_str(&std::fs::read_to_string(&reference.report).unwrap()).unwrap();
     assert_eq!(reference.lines().len(), 12);
 
