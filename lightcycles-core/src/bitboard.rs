@@ -55,6 +55,7 @@ impl Layout {
     }
 
     /// Whether `pos` is on the board.
+    #[inline]
     pub const fn contains(&self, pos: Pos) -> bool {
         (pos.x as u32) < self.width && (pos.y as u32) < self.height
     }

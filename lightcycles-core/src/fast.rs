@@ -166,6 +166,7 @@ impl FastGame {
         self.rider(id).trail
     }
 
+    #[inline]
     fn rider(&self, id: usize) -> &Rider {
         assert!(id < self.players as usize, "player {id} does not exist: the game has {} players", self.players);
         &self.riders[id]
@@ -265,18 +266,22 @@ impl Engine for FastGame {
         Ok(game)
     }
 
+    #[inline]
     fn config(&self) -> &Config {
         &self.config
     }
 
+    #[inline]
     fn tick(&self) -> u32 {
         self.tick
     }
 
+    #[inline]
     fn num_players(&self) -> usize {
         self.players as usize
     }
 
+    #[inline]
     fn player(&self, id: usize) -> PlayerState {
         let r = self.rider(id);
         PlayerState {
@@ -290,6 +295,7 @@ impl Engine for FastGame {
 
     /// The value of a cell. A cell off the board reads as a rock (`-2`):
     /// off the board is a wall.
+    #[inline]
     fn cell(&self, pos: Pos) -> CellValue {
         if !self.layout.contains(pos) {
             return ROCK;
@@ -310,6 +316,7 @@ impl Engine for FastGame {
         }
     }
 
+    #[inline]
     fn is_over(&self) -> bool {
         self.over
     }

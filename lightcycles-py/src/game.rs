@@ -7,7 +7,7 @@ use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{
     map, Action, Answer, Config, Engine, FastGame, FaultKind, FaultPolicy, GameError, MapFile, Pos, Position,
 };
-use numpy::ndarray::{Array1, Array3};
+use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -275,9 +275,7 @@ impl PyGame {
     /// player is out (a masked policy always has a move).
     fn action_mask<'py>(&self, py: Python<'py>, you: usize) -> PyResult<Bound<'py, PyArray1<i8>>> {
         let id = self.player_id(you)?;
-        let mut out = Array1::<i8>::zeros(4);
-        obs::write_mask(&self.game, id, &mut out.view_mut());
-        Ok(out.into_pyarray(py))
+        Ok(PyArray1::from_slice(py, &obs::mask(&self.game, id)))
     }
 
     /// The value of one cell: -1 empty, -2 rock (and off the board), a

@@ -10,7 +10,7 @@
 
 use lightcycles_core::space;
 use lightcycles_core::{Dir, Engine, FastGame, Pos, ROCK};
-use numpy::ndarray::{ArrayViewMut1, ArrayViewMut3};
+use numpy::ndarray::ArrayViewMut3;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -149,16 +149,18 @@ pub fn write_planes<T: Cell>(game: &FastGame, you: usize, view: View, out: &mut 
     }
 }
 
-/// Writes the action mask of seat `you` into `out` (4: N, E, S, W; int8,
-/// the type Gymnasium's `Discrete.sample(mask=…)` takes): 1 for the moves
-/// that do not crash at once. A rider with no safe move (or out of
-/// the game) gets every action marked, so that a masked policy always has
-/// one to take: whatever it picks, it crashes (or is ignored).
-pub fn write_mask(game: &FastGame, you: usize, out: &mut ArrayViewMut1<'_, i8>) {
+/// The action mask of seat `you` (N, E, S, W; int8, the type Gymnasium's
+/// `Discrete.sample(mask=…)` takes): 1 for the moves that do not crash at
+/// once. A rider with no safe move (or out of the game) gets every action
+/// marked, so that a masked policy always has one to take: whatever it
+/// picks, it crashes (or is ignored).
+pub fn mask(game: &FastGame, you: usize) -> [i8; 4] {
     let safe = space::safe_moves(game, you);
+    let mut out = [0; 4];
     for d in Dir::ALL {
         out[d.code() as usize] = (safe.is_empty() || safe.contains(d)) as i8;
     }
+    out
 }
 
 /// The cell type of planes: float32 or int8.

@@ -47,14 +47,14 @@ pub struct PyGameBatch {
     made_with: Py<PyAny>,
     config: Config,
     games: Vec<FastGame>,
-    /// The map of each game in play.
-    maps: Vec<Map>,
+    /// Which cells of each game's arrays are not empty.
+    cells: Cells,
     /// The seed of each game in play.
     seeds: Vec<u64>,
     /// map_pool=N: the first N games of the seed (each map and start state,
     /// made when first played), which game k replays as game k mod N.
     /// Empty: every game is made from its own seed.
-    pool: Vec<Option<(Map, FastGame)>>,
+    pool: Vec<Option<(FastGame, Vec<u16>)>>,
     /// The games that ended on the last step: reset on the next.
     done: Vec<bool>,
     base_seed: u64,
@@ -104,74 +104,90 @@ enum Planes {
 }
 
 /// Writes the planes of every seat of every game into `out`. Egocentric
-/// planes are written whole (a view moves with its rider); the others
+/// planes are written `whole` (a view moves with its rider), and so are
+/// all after an unpickling; the others
 /// only where a tick changes them: the cells under the heads in the trail
 /// planes, and the marks of the heads and the cells behind them, which
 /// `marks` remembers (head, behind, for each player of each game). A game
-/// in `fresh` (just started: its board is its map) is its map's rocks and
-/// then the same.
+/// in `fresh` (just started) first has the cells of its last game cleared
+/// (its trails and rocks) and its map's rocks written: a few hundred
+/// cells, not the whole planes.
 fn write_all_planes<T: Cell>(
     games: &[FastGame],
-    maps: &[Map],
+    cells: &Cells,
     view: View,
+    whole: bool,
     fresh: &[usize],
     marks: &mut [Option<Pos>],
     out: &Bound<'_, PyArray5<T>>,
 ) -> PyResult<()> {
     let mut out = out.try_readwrite().map_err(borrowed)?;
-    let mut out = out.as_array_mut();
-    let mut started = vec![false; games.len()];
-    for &env in fresh {
-        started[env] = true;
+    if whole {
+        let mut out = out.as_array_mut();
+        for (env, game) in games.iter().enumerate() {
+            let n = game.num_players();
+            for id in 0..n {
+                obs::write_planes(game, id, view, &mut out.index_axis_mut(Axis(0), env).index_axis_mut(Axis(0), id));
+                let p = game.player(id);
+                let behind = p.pos.step(p.dir.opposite(), game.config().width, game.config().height);
+                marks[env * 2 * n + 2 * id] = p.alive.then_some(p.pos);
+                marks[env * 2 * n + 2 * id + 1] = if p.alive { behind } else { None };
+            }
+        }
+        return Ok(());
     }
-    let whole = view.egocentric;
+    let out = out.as_slice_mut().map_err(contiguous)?;
+    let Some(first) = games.first() else { return Ok(()) };
+    let (w, h) = (first.config().width, first.config().height);
+    let hw = w as usize * h as usize;
+    let n = first.num_players();
+    // Where plane k of seat `seat` of one game starts in that game's slice.
+    let plane = |seat: usize, k: usize| (seat * obs::PLANES + k) * hw;
+    for &env in fresh {
+        let seats = &mut out[env * n * obs::PLANES * hw..(env + 1) * n * obs::PLANES * hw];
+        for seat in 0..n {
+            for &c in &cells.trails[env] {
+                seats[plane(seat, 0) + c as usize] = T::ZERO;
+                seats[plane(seat, 1) + c as usize] = T::ZERO;
+            }
+            for &c in &cells.old_rocks[env] {
+                seats[plane(seat, 2) + c as usize] = T::ZERO;
+            }
+            for &c in &cells.rocks[env] {
+                seats[plane(seat, 2) + c as usize] = T::ONE;
+            }
+        }
+    }
     for (env, game) in games.iter().enumerate() {
-        let n = game.num_players();
-        let mut seats = out.index_axis_mut(Axis(0), env);
+        let seats = &mut out[env * n * obs::PLANES * hw..(env + 1) * n * obs::PLANES * hw];
         let marks = &mut marks[env * 2 * n..(env + 1) * 2 * n];
-        if whole {
-            for id in 0..n {
-                obs::write_planes(game, id, view, &mut seats.index_axis_mut(Axis(0), id));
-            }
-        } else {
-            if started[env] {
-                seats.fill(T::ZERO);
-                marks.fill(None);
-                let w = game.config().width as usize;
-                for (i, _) in maps[env].rocks.iter().enumerate().filter(|(_, &rock)| rock) {
-                    for seat in 0..n {
-                        seats[[seat, 2, i / w, i % w]] = T::ONE;
-                    }
-                }
-            }
-            for (k, mark) in marks.iter().enumerate() {
-                if let Some(p) = mark {
-                    for seat in 0..n {
-                        seats[[seat, 3 + k % 2, p.y as usize, p.x as usize]] = T::ZERO;
-                    }
-                }
-            }
-            for id in 0..n {
-                let p = game.player(id).pos;
-                let v = game.cell(p);
-                let (y, x) = (p.y as usize, p.x as usize);
+        for (k, mark) in marks.iter().enumerate() {
+            if let Some(p) = mark {
                 for seat in 0..n {
-                    let own = v == seat as i8;
-                    seats[[seat, 0, y, x]] = if own { T::ONE } else { T::ZERO };
-                    seats[[seat, 1, y, x]] = if v >= 0 && !own { T::ONE } else { T::ZERO };
+                    seats[plane(seat, 3 + k % 2) + p.index(w)] = T::ZERO;
                 }
             }
         }
         for id in 0..n {
             let p = game.player(id);
-            let behind = p.pos.step(p.dir.opposite(), game.config().width, game.config().height);
+            let v = game.cell(p.pos);
+            let c = p.pos.index(w);
+            for seat in 0..n {
+                let own = v == seat as i8;
+                seats[plane(seat, 0) + c] = if own { T::ONE } else { T::ZERO };
+                seats[plane(seat, 1) + c] = if v >= 0 && !own { T::ONE } else { T::ZERO };
+            }
+        }
+        for id in 0..n {
+            let p = game.player(id);
+            let behind = p.pos.step(p.dir.opposite(), w, h);
             marks[2 * id] = p.alive.then_some(p.pos);
             marks[2 * id + 1] = if p.alive { behind } else { None };
-            if !whole && p.alive {
+            if p.alive {
                 for seat in 0..n {
-                    seats[[seat, 3, p.pos.y as usize, p.pos.x as usize]] = T::ONE;
+                    seats[plane(seat, 3) + p.pos.index(w)] = T::ONE;
                     if let Some(b) = behind {
-                        seats[[seat, 4, b.y as usize, b.x as usize]] = T::ONE;
+                        seats[plane(seat, 4) + b.index(w)] = T::ONE;
                     }
                 }
             }
@@ -180,15 +196,49 @@ fn write_all_planes<T: Cell>(
     Ok(())
 }
 
+/// The cells of each game that are not empty, as the arrays are kept up to
+/// date cell by cell: what a game that starts in an env clears of the last
+/// one, instead of writing its boards whole.
+#[derive(Clone, Debug, Default)]
+struct Cells {
+    /// The rocks of each game's map.
+    rocks: Vec<Vec<u16>>,
+    /// The rocks of the game an env played before the one just started,
+    /// until the arrays are written.
+    old_rocks: Vec<Vec<u16>>,
+    /// Every cell written under a head since the env's game started
+    /// (trails, crash cells): the cells that may not be empty beyond the
+    /// rocks.
+    trails: Vec<Vec<u16>>,
+}
+
+impl Cells {
+    fn new(num_envs: usize) -> Cells {
+        Cells {
+            rocks: vec![Vec::new(); num_envs],
+            old_rocks: vec![Vec::new(); num_envs],
+            trails: vec![Vec::new(); num_envs],
+        }
+    }
+}
+
+/// The rock cells of a map, by index.
+fn rock_cells(map: &Map) -> Vec<u16> {
+    map.rocks.iter().enumerate().filter(|(_, &rock)| rock).map(|(i, _)| i as u16).collect()
+}
+
 impl PyGameBatch {
     fn start(&mut self, env: usize) -> PyResult<()> {
         let k = self.started;
         self.started += 1;
+        // The old game's rocks are cleared when the arrays are written.
+        let Cells { rocks, old_rocks, .. } = &mut self.cells;
+        old_rocks[env].append(&mut rocks[env]);
         if self.pool.is_empty() {
             let seed = game_seed(self.base_seed, k);
             let map = map::generate(&self.config, seed).map_err(value_error)?;
             self.games[env] = FastGame::from_map(&self.config, &map).map_err(value_error)?;
-            self.maps[env] = map;
+            rocks[env].extend(rock_cells(&map));
             self.seeds[env] = seed;
         } else {
             // Game k is the pool's game k mod its size: made once, from
@@ -198,11 +248,11 @@ impl PyGameBatch {
             if self.pool[slot].is_none() {
                 let map = map::generate(&self.config, seed).map_err(value_error)?;
                 let game = FastGame::from_map(&self.config, &map).map_err(value_error)?;
-                self.pool[slot] = Some((map, game));
+                self.pool[slot] = Some((game, rock_cells(&map)));
             }
-            let (map, game) = self.pool[slot].as_ref().expect("made above");
+            let (game, cells) = self.pool[slot].as_ref().expect("made above");
             self.games[env].copy_from(game);
-            self.maps[env].clone_from(map);
+            rocks[env].extend_from_slice(cells);
             self.seeds[env] = seed;
         }
         let seed = self.seeds[env];
@@ -216,8 +266,12 @@ impl PyGameBatch {
             let position = &mut self.positions[env];
             position.config = self.config;
             position.tick = game.tick();
-            position.grid.clear();
-            position.grid.extend(self.maps[env].rocks.iter().map(|&rock| if rock { ROCK } else { EMPTY }));
+            for &c in self.cells.trails[env].iter().chain(&self.cells.old_rocks[env]) {
+                position.grid[c as usize] = EMPTY;
+            }
+            for &c in &self.cells.rocks[env] {
+                position.grid[c as usize] = ROCK;
+            }
             position.players.clear();
             for id in 0..n {
                 let p = game.player(id);
@@ -234,50 +288,62 @@ impl PyGameBatch {
     }
 
     /// Writes the boards of the games in `fresh` (just started: a board is
-    /// its map) whole, and the players of every game with the cells under
-    /// their heads: the arrays are borrowed once for the lot.
+    /// its map; the cells of the last game there are cleared), and the
+    /// players of every game with the cells under their heads: the arrays
+    /// are borrowed once for the lot.
     fn write(&mut self, py: Python<'_>, fresh: &[usize]) -> PyResult<()> {
-        let mut grid = self.grid.bind(py).try_readwrite().map_err(borrowed)?;
-        let mut grid = grid.as_array_mut();
-        let mut heads = self.heads.bind(py).try_readwrite().map_err(borrowed)?;
-        let mut heads = heads.as_array_mut();
-        let mut alive = self.alive.bind(py).try_readwrite().map_err(borrowed)?;
-        let mut alive = alive.as_array_mut();
-        let mut dirs = self.dirs.bind(py).try_readwrite().map_err(borrowed)?;
-        let mut dirs = dirs.as_array_mut();
-        for &env in fresh {
-            // Rocks and empty cells; the start cells are the heads, below.
-            let mut board = grid.index_axis_mut(Axis(0), env);
-            for (cell, &rock) in board.iter_mut().zip(&self.maps[env].rocks) {
-                *cell = if rock { ROCK } else { EMPTY };
-            }
-        }
-        for (env, game) in self.games.iter().enumerate() {
-            for id in 0..game.num_players() {
-                let p = game.player(id);
-                grid[[env, p.pos.y as usize, p.pos.x as usize]] = game.cell(p.pos);
-                heads[[env, id, 0]] = p.pos.x as i16;
-                heads[[env, id, 1]] = p.pos.y as i16;
-                alive[[env, id]] = p.alive;
-                dirs[[env, id]] = p.dir.code() as i8;
-            }
-        }
+        let (w, n) = (self.config.width, self.config.players as usize);
+        let hw = w as usize * self.config.height as usize;
         let marks = &mut self.marks;
         match &self.planes {
             Some((Planes::I8(planes), view)) => {
-                write_all_planes(&self.games, &self.maps, *view, fresh, marks, planes.bind(py))?
+                write_all_planes(&self.games, &self.cells, *view, view.egocentric, fresh, marks, planes.bind(py))?
             }
             Some((Planes::F32(planes), view)) => {
-                write_all_planes(&self.games, &self.maps, *view, fresh, marks, planes.bind(py))?
+                write_all_planes(&self.games, &self.cells, *view, view.egocentric, fresh, marks, planes.bind(py))?
             }
             None => {}
         }
+        let mut grid = self.grid.bind(py).try_readwrite().map_err(borrowed)?;
+        let grid = grid.as_slice_mut().map_err(contiguous)?;
+        let mut heads = self.heads.bind(py).try_readwrite().map_err(borrowed)?;
+        let heads = heads.as_slice_mut().map_err(contiguous)?;
+        let mut alive = self.alive.bind(py).try_readwrite().map_err(borrowed)?;
+        let alive = alive.as_slice_mut().map_err(contiguous)?;
+        let mut dirs = self.dirs.bind(py).try_readwrite().map_err(borrowed)?;
+        let dirs = dirs.as_slice_mut().map_err(contiguous)?;
+        let Cells { rocks, old_rocks, trails } = &mut self.cells;
+        for &env in fresh {
+            // The last game's cells emptied, this one's rocks; the start
+            // cells are the heads, below.
+            let board = &mut grid[env * hw..(env + 1) * hw];
+            for &c in trails[env].iter().chain(&old_rocks[env]) {
+                board[c as usize] = EMPTY;
+            }
+            for &c in &rocks[env] {
+                board[c as usize] = ROCK;
+            }
+            trails[env].clear();
+            old_rocks[env].clear();
+        }
+        for (env, game) in self.games.iter().enumerate() {
+            for id in 0..n {
+                let p = game.player(id);
+                let c = p.pos.index(w);
+                grid[env * hw + c] = game.cell(p.pos);
+                trails[env].push(c as u16);
+                heads[(env * n + id) * 2] = p.pos.x as i16;
+                heads[(env * n + id) * 2 + 1] = p.pos.y as i16;
+                alive[env * n + id] = p.alive;
+                dirs[env * n + id] = p.dir.code() as i8;
+            }
+        }
         if let Some(mask) = &self.mask {
             let mut mask = mask.bind(py).try_readwrite().map_err(borrowed)?;
-            let mut mask = mask.as_array_mut();
+            let mask = mask.as_slice_mut().map_err(contiguous)?;
             for (env, game) in self.games.iter().enumerate() {
-                for id in 0..game.num_players() {
-                    obs::write_mask(game, id, &mut mask.index_axis_mut(Axis(0), env).index_axis_mut(Axis(0), id));
+                for id in 0..n {
+                    mask[(env * n + id) * 4..(env * n + id + 1) * 4].copy_from_slice(&obs::mask(game, id));
                 }
             }
         }
@@ -291,39 +357,26 @@ impl PyGameBatch {
             let mut grid = self.grid.bind(py).try_readwrite().map_err(borrowed)?;
             let mut grid = grid.as_array_mut();
             for (env, game) in self.games.iter().enumerate() {
+                let trails = &mut self.cells.trails[env];
+                trails.clear();
+                self.cells.old_rocks[env].clear();
                 for ((y, x), cell) in grid.index_axis_mut(Axis(0), env).indexed_iter_mut() {
-                    *cell = game.cell(Pos::new(x as u8, y as u8));
+                    let pos = Pos::new(x as u8, y as u8);
+                    *cell = game.cell(pos);
+                    if *cell >= 0 {
+                        trails.push(pos.index(self.config.width) as u16);
+                    }
                 }
             }
         }
-        fn whole<T: Cell>(
-            games: &[FastGame],
-            view: View,
-            marks: &mut [Option<Pos>],
-            out: &Bound<'_, PyArray5<T>>,
-        ) -> PyResult<()> {
-            let mut out = out.try_readwrite().map_err(borrowed)?;
-            let mut out = out.as_array_mut();
-            for (env, game) in games.iter().enumerate() {
-                let n = game.num_players();
-                for id in 0..n {
-                    obs::write_planes(
-                        game,
-                        id,
-                        view,
-                        &mut out.index_axis_mut(Axis(0), env).index_axis_mut(Axis(0), id),
-                    );
-                    let p = game.player(id);
-                    let behind = p.pos.step(p.dir.opposite(), game.config().width, game.config().height);
-                    marks[env * 2 * n + 2 * id] = p.alive.then_some(p.pos);
-                    marks[env * 2 * n + 2 * id + 1] = if p.alive { behind } else { None };
-                }
-            }
-            Ok(())
-        }
+        let marks = &mut self.marks;
         match &self.planes {
-            Some((Planes::I8(planes), view)) => whole(&self.games, *view, &mut self.marks, planes.bind(py))?,
-            Some((Planes::F32(planes), view)) => whole(&self.games, *view, &mut self.marks, planes.bind(py))?,
+            Some((Planes::I8(planes), view)) => {
+                write_all_planes(&self.games, &self.cells, *view, true, &[], marks, planes.bind(py))?
+            }
+            Some((Planes::F32(planes), view)) => {
+                write_all_planes(&self.games, &self.cells, *view, true, &[], marks, planes.bind(py))?
+            }
             None => {}
         }
         // The heads, directions, who rides and the masks.
@@ -366,6 +419,12 @@ impl PyGameBatch {
 /// An output array that cannot be written: held by another borrow.
 fn borrowed(e: numpy::BorrowError) -> PyErr {
     PyValueError::new_err(format!("an observation array cannot be written: {e}"))
+}
+
+/// An output array that is not one block of memory (never, as the env
+/// makes them).
+fn contiguous(e: numpy::NotContiguousError) -> PyErr {
+    PyValueError::new_err(format!("an observation array is not contiguous: {e}"))
 }
 
 /// A read-only view of `array`: numpy refuses writes through it, and the
@@ -476,7 +535,8 @@ impl PyGameBatch {
             ))
         })?;
         drop(probe);
-        let grid = Array3::<i8>::zeros((num_envs, h, w)).into_pyarray(py);
+        // Every cell empty: each env's first start writes its rocks.
+        let grid = Array3::<i8>::from_elem((num_envs, h, w), EMPTY).into_pyarray(py);
         let heads = Array3::<i16>::zeros((num_envs, n, 2)).into_pyarray(py);
         let alive = Array2::<bool>::from_elem((num_envs, n), false).into_pyarray(py);
         let dirs = Array2::<i8>::zeros((num_envs, n)).into_pyarray(py);
@@ -514,12 +574,14 @@ impl PyGameBatch {
         } else {
             None
         };
-        let positions = if opponent.is_some() { vec![first.position(); num_envs] } else { Vec::new() };
+        // Like the grid, every cell empty until each env's first start.
+        let empty = Position { grid: vec![EMPTY; w * h], ..first.position() };
+        let positions = if opponent.is_some() { vec![empty; num_envs] } else { Vec::new() };
         let mut env = PyGameBatch {
             made_with,
             config,
             games: vec![first; num_envs],
-            maps: vec![map::generate(&config, seed).map_err(value_error)?; num_envs],
+            cells: Cells::new(num_envs),
             pool: (0..map_pool).map(|_| None).collect(),
             seeds: vec![0; num_envs],
             done: vec![false; num_envs],
@@ -640,7 +702,7 @@ impl PyGameBatch {
             let grid = grid.into_iter().map(|v| v as i8).collect();
             let position = Position { config: env.config, tick, grid, players };
             env.games[i] = FastGame::from_position(&position).map_err(value_error)?;
-            env.maps[i] = map::generate(&env.config, seeds[i]).map_err(value_error)?;
+            env.cells.rocks[i] = rock_cells(&map::generate(&env.config, seeds[i]).map_err(value_error)?);
             if let Some(factory) = &env.opponent {
                 let n = env.config.players as usize;
                 for seat in (0..n).filter(|&seat| seat != env.learner) {
