@@ -115,6 +115,7 @@ impl FastGame {
     }
 
     /// The bit layout of the board.
+    #[inline]
     pub fn layout(&self) -> Layout {
         self.layout
     }
@@ -122,6 +123,7 @@ impl FastGame {
     /// The solid plane: a bit per cell that is not empty (rocks, trails,
     /// heads), rows in the [`crate::bitboard`] layout. Off the board is a wall too,
     /// but has no bit.
+    #[inline]
     pub fn solid(&self) -> &[u64] {
         &self.bits[..self.layout.words()]
     }
@@ -133,11 +135,13 @@ impl FastGame {
     }
 
     /// Whether player `id` still rides (`false` for an id out of range).
+    #[inline]
     pub fn is_alive(&self, id: usize) -> bool {
         id < MAX_PLAYERS && self.alive >> id & 1 != 0
     }
 
     /// The living players as a bit set: bit `i` for player `i`.
+    #[inline]
     pub fn alive_mask(&self) -> u8 {
         self.alive
     }
@@ -146,6 +150,7 @@ impl FastGame {
     ///
     /// # Panics
     /// When `id ≥ num_players()`.
+    #[inline]
     pub fn head(&self, id: usize) -> Pos {
         self.rider(id).pos
     }
@@ -154,6 +159,7 @@ impl FastGame {
     ///
     /// # Panics
     /// When `id ≥ num_players()`.
+    #[inline]
     pub fn dir(&self, id: usize) -> Dir {
         self.rider(id).dir
     }

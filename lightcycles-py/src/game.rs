@@ -208,6 +208,13 @@ impl PyGame {
         PyList::new(py, players)
     }
 
+    /// Whether each player still rides, by id: `players` without the
+    /// rest, for loops that ask every tick.
+    #[getter]
+    fn alive(&self) -> Vec<bool> {
+        (0..self.game.num_players()).map(|id| self.game.is_alive(id)).collect()
+    }
+
     /// Exactly the dict a CodeClash `get_move(obs)` receives for player
     /// `you` before the next tick (the host's JSON).
     fn observation<'py>(&self, py: Python<'py>, you: usize) -> PyResult<Bound<'py, PyDict>> {

@@ -8,11 +8,12 @@
 //! the cell behind each living head, against its direction (with the
 //! heads, the direction of every rider).
 
-use lightcycles_core::space;
+use lightcycles_core::{bitboard, space};
 use lightcycles_core::{Dir, Engine, FastGame, Pos, ROCK};
 use numpy::ndarray::ArrayViewMut3;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 
 /// The number of planes of a seat's observation.
 pub const PLANES: usize = 5;
@@ -109,25 +110,34 @@ pub fn write_planes<T: Cell>(game: &FastGame, you: usize, view: View, out: &mut 
         };
         (row >= 0 && col >= 0 && row < rows as i32 && col < cols as i32).then_some((row as usize, col as usize))
     };
-    for row in 0..rows {
-        for col in 0..cols {
-            let (x, y) = to_board(row as i32, col as i32);
-            if x < 0 || y < 0 || x >= w || y >= h {
-                out[[2, row, col]] = T::ONE;
-                continue;
+    // The plane a solid cell of value `v` marks.
+    let plane = |v: i8| match v {
+        v if v == you as i8 => Some(0),
+        v if v >= 0 => Some(1),
+        ROCK => Some(2),
+        _ => None,
+    };
+    if view.egocentric {
+        for row in 0..rows {
+            for col in 0..cols {
+                let (x, y) = to_board(row as i32, col as i32);
+                if x < 0 || y < 0 || x >= w || y >= h {
+                    out[[2, row, col]] = T::ONE;
+                    continue;
+                }
+                let pos = Pos::new(x as u8, y as u8);
+                // Most cells are empty: one bit says so, before the owner planes.
+                if let Some(k) = game.is_solid(pos).then(|| plane(game.cell(pos))).flatten() {
+                    out[[k, row, col]] = T::ONE;
+                }
             }
-            let pos = Pos::new(x as u8, y as u8);
-            // Most cells are empty: one bit says so, before the owner planes.
-            if !game.is_solid(pos) {
-                continue;
-            }
-            let v = game.cell(pos);
-            if v == you as i8 {
-                out[[0, row, col]] = T::ONE;
-            } else if v >= 0 {
-                out[[1, row, col]] = T::ONE;
-            } else if v == ROCK {
-                out[[2, row, col]] = T::ONE;
+        }
+    } else {
+        // The board as it is: only solid cells mark a plane, and the solid
+        // plane's bits name them (a few hundred of some 1,700).
+        for pos in bitboard::cells(game.layout(), game.solid()) {
+            if let Some(k) = plane(game.cell(pos)) {
+                out[[k, pos.y as usize, pos.x as usize]] = T::ONE;
             }
         }
     }
@@ -163,6 +173,9 @@ pub fn mask(game: &FastGame, you: usize) -> [i8; 4] {
     out
 }
 
+/// numpy's int8 and float32 scalar types.
+static SCALAR_TYPES: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
+
 /// The cell type of planes: float32 or int8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dtype {
@@ -174,7 +187,22 @@ impl Dtype {
     /// Reads `dtype` as numpy does (np.float32, "float32", "f4", …); int8
     /// and float32 are the two planes come in.
     pub fn from_py(dtype: &Bound<'_, PyAny>) -> PyResult<Dtype> {
-        let dtype = dtype.py().import("numpy")?.getattr("dtype")?.call1((dtype,))?;
+        // np.int8 and np.float32 themselves, as envs pass them on every
+        // call: known without asking numpy (which costs more than a plane).
+        let py = dtype.py();
+        let (int8, float32) = SCALAR_TYPES
+            .get_or_try_init(py, || -> PyResult<_> {
+                let numpy = py.import("numpy")?;
+                Ok((numpy.getattr("int8")?.unbind(), numpy.getattr("float32")?.unbind()))
+            })
+            .map(|(i, f)| (i.bind(py), f.bind(py)))?;
+        if dtype.is(int8) {
+            return Ok(Dtype::I8);
+        }
+        if dtype.is(float32) {
+            return Ok(Dtype::F32);
+        }
+        let dtype = py.import("numpy")?.getattr("dtype")?.call1((dtype,))?;
         // The one-letter code, a plain attribute (numpy's `name` is
         // computed in Python, slower than the planes themselves).
         let code: String = dtype.getattr("char")?.extract()?;

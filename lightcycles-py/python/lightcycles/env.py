@@ -29,6 +29,8 @@ from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, BaseParallelWrap
 from lightcycles._lightcycles import PLANES as _PLANES
 from lightcycles._lightcycles import Config, Game
 from lightcycles._lightcycles import GameBatch as _GameBatch
+from lightcycles import window as _window
+from lightcycles.window import Window
 
 EMPTY = -1
 ROCK = -2
@@ -101,21 +103,30 @@ def planes(game: Game, you: int, egocentric: bool = False, view: Optional[int] =
 #: image drawn in Rust, or printed to the terminal (a display of its own).
 RENDER_MODES = ["ansi", "rgb_array", "human"]
 
+# Frames a second of the human window.
+RENDER_FPS = 10
+
 
 def _check_render_mode(render_mode: Optional[str]) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode {render_mode!r} is not None, {', '.join(map(repr, RENDER_MODES))}")
 
 
-def _render(render_mode: Optional[str], board: np.ndarray, image: Callable[[], np.ndarray]) -> Any:
+def _render(
+    render_mode: Optional[str], board: np.ndarray, image: Callable[[], np.ndarray], window: Optional[Window]
+) -> Any:
     """What render() gives in each mode: text, an image, or None after
-    printing the board (human)."""
+    showing the image in ``window`` (human, where a display exists) or
+    printing the board (human, elsewhere)."""
     if render_mode == "ansi":
         return ansi(board)
     if render_mode == "rgb_array":
         return image()
     if render_mode == "human":
-        print(ansi(board), end="\n\n", flush=True)
+        if window is not None and _window.available():
+            window.show(image())
+        else:
+            print(ansi(board), end="\n\n", flush=True)
     return None
 
 
@@ -153,7 +164,7 @@ class LightCyclesEnv(ParallelEnv):
     int8 (N, E, S, W), 1 for the moves that do not crash at once.
     """
 
-    metadata = {"name": "lightcycles_v0", "render_modes": RENDER_MODES, "render_fps": 10, "is_parallelizable": True}
+    metadata = {"name": "lightcycles_v0", "render_modes": RENDER_MODES, "render_fps": RENDER_FPS, "is_parallelizable": True}
 
     def __init__(
         self,
@@ -182,7 +193,9 @@ class LightCyclesEnv(ParallelEnv):
             self.obs = Observations(self.config, obs_type, egocentric, view, dtype, action_mask)
         self.obs_type = obs_type
         self.render_mode = render_mode
+        self._window = Window("lightcycles", RENDER_FPS) if render_mode == "human" else None
         self.possible_agents = [f"player_{i}" for i in range(self.config.players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents: List[str] = []
         self.game: Optional[Game] = None
         self._seed = 0
@@ -241,43 +254,50 @@ class LightCyclesEnv(ParallelEnv):
         return observations, infos
 
     def step(self, actions: Dict[str, Any]) -> Tuple[Any, Any, Any, Any, Any]:
-        assert self.game is not None, "reset() before step()"
+        game = self.game
+        assert game is not None, "reset() before step()"
+        seat = self._seat
         moves: List[Any] = [None] * self.config.players
         for a, act in actions.items():
-            moves[self.possible_agents.index(a)] = int(act)
-        before = list(self.agents)
-        self.game.step(moves)
-        players = self.game.players
-        over = self.game.is_over
-        winner = self.game.winner
+            if a not in seat:
+                raise ValueError(f"{a!r} is not an agent of this env: {self.possible_agents}")
+            moves[seat[a]] = int(act)
+        before = self.agents
+        game.step(moves)
+        alive = game.alive
+        over = game.is_over
+        winner = game.winner
+        at_cap = over and winner is None and any(alive)
         rewards: Dict[str, float] = {}
         terminations: Dict[str, bool] = {}
         truncations: Dict[str, bool] = {}
-        at_cap = over and winner is None and any(p["alive"] for p in players)
+        observations: Dict[str, Any] = {}
         for a in before:
-            i = self.possible_agents.index(a)
-            alive = players[i]["alive"]
+            i = seat[a]
             if over:
                 rewards[a] = 0.0 if winner is None else (1.0 if winner == i else -1.0)
             else:
-                rewards[a] = 0.0 if alive else -1.0
-            terminations[a] = (over and not at_cap) or not alive
-            truncations[a] = at_cap and alive
-        observations = {a: self._observe(self.possible_agents.index(a)) for a in before}
+                rewards[a] = 0.0 if alive[i] else -1.0
+            terminations[a] = (over and not at_cap) or not alive[i]
+            truncations[a] = at_cap and alive[i]
+            observations[a] = self._observe(i)
         infos: Dict[str, Dict[str, Any]] = {a: {} for a in before}
-        self.agents = [] if over else [a for a in before if players[self.possible_agents.index(a)]["alive"]]
+        self.agents = [] if over else [a for a in before if alive[seat[a]]]
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> Any:
         """``ansi``: the board as text; ``rgb_array``: an image (drawn in
-        Rust, 8 pixels a cell); ``human``: the board printed."""
+        Rust, 8 pixels a cell); ``human``: that image in a window where a
+        display exists (pygame), else the board printed."""
         if self.game is None:
             return None
         game = self.game
-        return _render(self.render_mode, game.grid(), game.rgb_array)
+        return _render(self.render_mode, game.grid(), game.rgb_array, self._window)
 
     def close(self) -> None:
         self.game = None
+        if self._window is not None:
+            self._window.close()
 
 
 class BlackDeath(BaseParallelWrapper):
@@ -359,7 +379,7 @@ class VectorEnv(GymVectorEnv):
     array reaches the games.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": RENDER_MODES, "render_fps": 10}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -393,6 +413,7 @@ class VectorEnv(GymVectorEnv):
         self.seat = seat
         self.opponent = opponent
         self.render_mode = render_mode
+        self._window: Optional[Window] = None
         # Against an opponent the env is the learner's seat alone.
         seats = () if opponent is None else (n,)
         self.single_action_space = spaces.Discrete(4) if opponent is not None else spaces.MultiDiscrete([4] * n)
@@ -445,14 +466,25 @@ class VectorEnv(GymVectorEnv):
 
     def render(self) -> Optional[Tuple[Any, ...]]:
         """Each game's board: as text (``ansi``), as an image
-        (``rgb_array``), or printed (``human``, which returns None)."""
+        (``rgb_array``), or, for ``human`` (which returns None), the first
+        16 games' images side by side in a window where a display exists
+        (pygame), else every board printed."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "human" and _window.available():
+            if self._window is None:
+                self._window = Window("lightcycles", RENDER_FPS)
+            self._window.show(_window.tile([self._env.rgb_array(i) for i in range(min(self.num_envs, 16))]))
+            return None
         frames = tuple(
-            _render(self.render_mode, self._env.board(i), functools.partial(self._env.rgb_array, i))
+            _render(self.render_mode, self._env.board(i), functools.partial(self._env.rgb_array, i), None)
             for i in range(self.num_envs)
         )
         return None if self.render_mode == "human" else frames
+
+    def close_extras(self, **kwargs: Any) -> None:
+        if self._window is not None:
+            self._window.close()
 
 
 class DuelEnv(gym.Env):
@@ -472,7 +504,7 @@ class DuelEnv(gym.Env):
     ``reset(seed=S)`` plays the game of seed S; ``reset()`` the next one.
     """
 
-    metadata = {"render_modes": RENDER_MODES, "render_fps": 10}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": RENDER_FPS}
 
     def __init__(
         self,
@@ -506,6 +538,7 @@ class DuelEnv(gym.Env):
         )
         self.config = self._venv.config
         self.render_mode = render_mode
+        self._window: Optional[Window] = None
         self.action_space = self._venv.single_action_space
         space = self._venv.single_observation_space
         # Planes alone are the observation; with a mask (or the grid) a dict.
@@ -533,7 +566,13 @@ class DuelEnv(gym.Env):
         """The board: text (``ansi``), an image (``rgb_array``), or printed
         (``human``)."""
         inner = self._venv._env
-        return _render(self.render_mode, inner.board(0), functools.partial(inner.rgb_array, 0))
+        if self._window is None and self.render_mode == "human":
+            self._window = Window("lightcycles", RENDER_FPS)
+        return _render(self.render_mode, inner.board(0), functools.partial(inner.rgb_array, 0), self._window)
+
+    def close(self) -> None:
+        if self._window is not None:
+            self._window.close()
 
 
 def duel_vector_env(num_envs: int, opponent: Any = "builtin:floodfill", **kwargs: Any) -> VectorEnv:

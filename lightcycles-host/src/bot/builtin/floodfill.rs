@@ -41,10 +41,20 @@ impl Bot for FloodfillBot {
             .collect();
         let near_head =
             |target: Pos| others.iter().any(|&head| Dir::ALL.into_iter().any(|d| head.step(d, w, h) == Some(target)));
+        // Targets in the room the last fill found share its count (one
+        // room, one count): most answers need one fill, not three.
+        let mut last: Option<u32> = None;
         let scored: Vec<(Dir, (u32, bool, u32))> = safe_moves(turn)
             .into_iter()
             .map(|(dir, target)| {
-                let room = reachable_with(&game, target, &mut self.scratch);
+                let room = match last {
+                    Some(room) if game.layout().get(self.scratch.reached(), target) => room,
+                    _ => {
+                        let room = reachable_with(&game, target, &mut self.scratch);
+                        last = Some(room);
+                        room
+                    }
+                };
                 (dir, (room, !near_head(target), walls::solid_neighbours(position, target)))
             })
             .collect();
