@@ -14,12 +14,16 @@ pub fn pick(rng: &mut SplitMix64, n: usize) -> usize {
 /// safe. A reversal into the neck is not a move of its own (it goes
 /// straight), so it is never counted twice.
 pub fn random_safe_move(turn: &Turn<'_>, rng: &mut SplitMix64) -> Dir {
-    let distinct = Dir::ALL.into_iter().filter(|&d| turn.effective(d) == d);
-    let safe: Vec<Dir> = distinct.filter(|&d| !turn.crashes_at_once(d)).collect();
-    if safe.is_empty() {
+    // On the stack: RL environments ask this of every opponent every tick.
+    let (mut safe, mut n) = ([Dir::N; 4], 0);
+    for d in Dir::ALL.into_iter().filter(|&d| turn.effective(d) == d && !turn.crashes_at_once(d)) {
+        safe[n] = d;
+        n += 1;
+    }
+    if n == 0 {
         Dir::ALL[pick(rng, 4)]
     } else {
-        safe[pick(rng, safe.len())]
+        safe[pick(rng, n)]
     }
 }
 
