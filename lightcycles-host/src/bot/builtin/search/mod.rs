@@ -433,7 +433,10 @@ mod tests {
         let config = Config { width: 20, height: 16, ..Config::default() };
         let setup = GameSetup { config, seed: 12, map_file: None, limits: Limits::default() };
         let specs = [
-            [Builtin::Search(SearchOptions { nodes: Some(60), stats: false, ..SearchOptions::default() }), Builtin::Floodfill],
+            [
+                Builtin::Search(SearchOptions { nodes: Some(60), stats: false, ..SearchOptions::default() }),
+                Builtin::Floodfill,
+            ],
             [Builtin::Search(SearchOptions { nodes: Some(60), stats: false, ..SearchOptions::default() }); 2],
         ];
         for kinds in specs {
