@@ -71,10 +71,10 @@ pub fn shown_bot(template: &str, params: &[Param], values: &[f64]) -> String {
 /// The tournament entry of the tuned bot with `values`, named `name`.
 fn entry(template: &str, params: &[Param], values: &[f64], name: &str, hosting: &Hosting) -> Result<Entry, String> {
     let (spec, env) = bot_with(template, params, values);
+    let parsed = BotSpec::parse(&spec).map_err(|e| e.to_string())?;
     if env.is_empty() {
         return Ok(Entry::Spec(format!("{name}={spec}")));
     }
-    let parsed = BotSpec::parse(&spec).map_err(|e| e.to_string())?;
     let factory = parsed
         .adapter
         .factory_with_env(&parsed.target, None, hosting, &env)
