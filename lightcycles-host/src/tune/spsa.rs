@@ -179,7 +179,7 @@ mod tests {
         let plus: usize = (0..100).map(|k| spsa(3).delta(k).iter().filter(|&&d| d > 0.0).count()).sum();
         assert!((700..900).contains(&plus), "{plus} of 1600");
         // The perturbation is symmetric: θ± = θ ± c_k·Δ.
-        let pts = spsa(3).points(&vec![0.0; 16], 0);
+        let pts = spsa(3).points(&[0.0; 16], 0);
         for i in 0..16 {
             assert_eq!(pts.plus[i], -pts.minus[i]);
             assert!((pts.plus[i] - spsa(3).c(i, 0) * pts.delta[i]).abs() < 1e-15);
