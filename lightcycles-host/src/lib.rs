@@ -88,6 +88,7 @@ pub mod io;
 pub mod metric;
 pub mod stats;
 pub mod tournament;
+pub mod tune;
 pub mod view;
 
 /// The Rust examples of the documentation pages, compiled and run as

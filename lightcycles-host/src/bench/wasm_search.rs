@@ -46,7 +46,7 @@ pub struct WasmSearch {
 fn positions() -> Vec<Position> {
     let config = Config { width: 32, height: 24, rock_density: 0, ..Config::default() };
     let mut game = FastGame::seeded(&config, 3).expect("the board builds");
-    let options = SearchOptions { nodes: Some(NODES), stats: false };
+    let options = SearchOptions { nodes: Some(NODES), ..SearchOptions::default() };
     let mut bots: Vec<SearchBot> =
         (0..2).map(|seat| SearchBot::new(options, BotContext { game: 0, seat, players: 2, seed: 3 })).collect();
     let mut positions = Vec::new();
@@ -83,7 +83,7 @@ fn answer_all(bot: &mut dyn Bot, positions: &[Position]) -> (Vec<Reply>, Duratio
 pub fn measure(path: &Path, runs: usize) -> Result<WasmSearch, String> {
     let positions = positions();
     let ctx = BotContext { game: 0, seat: 0, players: 2, seed: 3 };
-    let options = SearchOptions { nodes: Some(NODES), stats: false };
+    let options = SearchOptions { nodes: Some(NODES), ..SearchOptions::default() };
     // The nodes of a run: the native search's count, answer by answer.
     let mut counter = SearchBot::new(options, ctx);
     let nodes: u64 = positions

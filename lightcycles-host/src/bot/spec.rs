@@ -251,7 +251,9 @@ mod tests {
     #[test]
     fn the_search_bot_takes_options_after_its_name() {
         use crate::bot::builtin::search::SearchOptions;
-        let search = |nodes, stats| BotKind::Builtin(Builtin::Search(SearchOptions { nodes, stats }));
+        let search = |nodes, stats| {
+            BotKind::Builtin(Builtin::Search(SearchOptions { nodes, stats, ..SearchOptions::default() }))
+        };
         assert_eq!(parse("builtin:search").kind(), search(None, false));
         assert_eq!(parse("builtin:search:nodes=20000").kind(), search(Some(20000), false));
         assert_eq!(parse("builtin:search:stats:nodes=7").kind(), search(Some(7), true));

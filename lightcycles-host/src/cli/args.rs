@@ -399,6 +399,62 @@ pub struct MergeArgs {
     pub sprt: Option<String>,
 }
 
+/// Arguments of `lightcycles tune`.
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// The bot to tune, a spec the values go into: a built-in bot gets each
+    /// parameter as an option (builtin:search:nodes=2000 becomes
+    /// builtin:search:nodes=2000:cell=17), any other bot the environment
+    /// variable LIGHTCYCLES_PARAM_<NAME>; {NAME} anywhere in the spec is
+    /// replaced by the value. Not with --show.
+    #[arg(value_name = "BOT", required_unless_present = "show")]
+    pub bot: Option<String>,
+    /// A parameter: NAME=START,MIN,MAX,C_END,R_END (as fishtest): its
+    /// start, its bounds, the perturbation and the learning rate at the last
+    /// iteration. Whole numbers for START, MIN and MAX make the bot get whole
+    /// numbers. Repeat the flag for more parameters.
+    #[arg(
+        long = "param",
+        value_name = "NAME=START,MIN,MAX,C_END,R_END",
+        required_unless_present = "show",
+        allow_hyphen_values = true
+    )]
+    pub params: Vec<String>,
+    /// The state file (JSON): written after every iteration; when it
+    /// exists, the tune goes on from it (the same flags but --iterations and
+    /// -j).
+    #[arg(long = "state", value_name = "FILE.json")]
+    pub state: PathBuf,
+    /// Print the current values and their history from --state, and exit.
+    #[arg(long, conflicts_with_all = ["bot", "params", "against"])]
+    pub show: bool,
+    /// Iterations in all (a resumed tune may be given more).
+    #[arg(long = "iterations", value_name = "N", default_value_t = 100,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub iterations: u64,
+    /// Games per iteration (per pairing), an even number: game pairs, each
+    /// seed in both seats.
+    #[arg(long = "games-per-iter", value_name = "GAMES", default_value_t = 8,
+          value_parser = clap::value_parser!(u64).range(2..=100_000))]
+    pub games_per_iter: u64,
+    /// Each point plays this bot instead of the other point.
+    #[arg(long = "against", value_name = "BOT")]
+    pub against: Option<String>,
+    /// The seed of the perturbations, and of iteration 0's games: iteration
+    /// k plays seeds from SEED + k·GAMES/2.
+    #[arg(short = 's', long = "seed", value_name = "SEED", default_value_t = 0)]
+    pub seed: u64,
+    /// Games played at once, 1 to 1024, or auto (the default): one per free core.
+    #[arg(short = 'j', long = "jobs", value_name = "JOBS|auto", value_parser = parse_jobs)]
+    pub jobs: Option<u64>,
+    /// Board, rules and time limits.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Resource limits and plugin isolation.
+    #[command(flatten)]
+    pub hosting: HostingArgs,
+}
+
 /// The board, rules and time limits of every game: flags shared by `play`
 /// and `tournament`.
 #[derive(Clone, Debug, Args)]

@@ -1,6 +1,6 @@
 //! The `lightcycles` command line (docs/cli.md; the command and flag names
-//! are fixed): `play`, `tournament`, `replay verify`, `replay show`, `view`,
-//! `map` and `bench`.
+//! are fixed): `play`, `tournament`, `tune`, `replay verify`, `replay show`,
+//! `view`, `map` and `bench`.
 //!
 //! The flags are defined in [`args`], apart from the commands that use
 //! them; each command is a module of its own that turns its arguments into
@@ -26,6 +26,7 @@ mod probe;
 mod replay;
 mod screen;
 mod tournament;
+mod tune;
 mod view;
 
 use std::io::Write;
@@ -68,6 +69,11 @@ pub enum Command {
     /// report score, Elo, LOS, game pairs, SPRT and ratings.
     #[command(after_help = tournament_help(), args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Tournament(TournamentArgs),
+    /// Tune a bot's parameters by SPSA: each iteration plays two perturbed
+    /// versions of the bot against each other (or a fixed opponent), as a
+    /// tournament, and moves the values toward the better one; the state
+    /// is written after every iteration and resumed from (docs/tuning.md).
+    Tune(TuneArgs),
     /// Print a generated map: a picture of the board, or JSON.
     Map(MapArgs),
     /// Write one self-contained HTML page that plays replay files in a browser.
@@ -113,7 +119,12 @@ pub fn main() -> ExitCode {
             return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
         }
     };
-    if matches!(cli.command, Command::Play(_) | Command::Tournament(TournamentArgs { merge: None, .. })) {
+    if matches!(
+        cli.command,
+        Command::Play(_)
+            | Command::Tournament(TournamentArgs { merge: None, .. })
+            | Command::Tune(TuneArgs { show: false, .. })
+    ) {
         // A process that outlives the host, even one killed with SIGKILL,
         // is killed by the guard.
         crate::bot::process::contain::start_guard();
@@ -150,6 +161,7 @@ pub fn execute(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Replay(ReplayCommand::Show(args)) => replay::show(&args, out),
         Command::Replay(ReplayCommand::Feed(args)) => replay::feed(&args, out),
         Command::Tournament(args) => tournament::run(&args, out),
+        Command::Tune(args) => tune::run(&args, out),
         Command::Map(args) => map::run(&args, out),
         Command::View(args) => view::run(&args, out),
         Command::PluginHost(args) => plugin_host::run(&args),

@@ -46,6 +46,24 @@ pub trait Adapter: Sync {
     /// this build cannot play it. Files are checked here, once, so a
     /// missing bot stops a run before its first game.
     fn factory(&self, target: &str, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, String>;
+
+    /// [`Adapter::factory`], with `env` added to the environment of every
+    /// process the bot runs in (how `lightcycles tune` hands a program its
+    /// parameters). A form whose bots are no process of their own refuses
+    /// variables.
+    fn factory_with_env(
+        &self,
+        target: &str,
+        log: Option<LogPlace>,
+        hosting: &Hosting,
+        env: &[(String, String)],
+    ) -> Result<Arc<dyn BotFactory>, String> {
+        if env.is_empty() {
+            self.factory(target, log, hosting)
+        } else {
+            Err(format!("{} do not run as a process: they take no environment variables", self.form()))
+        }
+    }
 }
 
 /// How the bots of a run are hosted: the limits of every bot process, and

@@ -45,19 +45,21 @@ pub struct LineFactory<P> {
     pub log: Option<LogPlace>,
     /// The limits of its process.
     pub sandbox: Sandbox,
+    /// Variables added to its environment.
+    pub env: Vec<(String, String)>,
     protocol: PhantomData<fn() -> P>,
 }
 
 impl<P> Clone for LineFactory<P> {
     fn clone(&self) -> Self {
-        LineFactory::new(self.command.clone(), self.log.clone(), self.sandbox)
+        LineFactory { env: self.env.clone(), ..LineFactory::new(self.command.clone(), self.log.clone(), self.sandbox) }
     }
 }
 
 impl<P> LineFactory<P> {
     /// The factory of the bot that `command` runs.
     pub fn new(command: impl Into<String>, log: Option<LogPlace>, sandbox: Sandbox) -> LineFactory<P> {
-        LineFactory { command: command.into(), log, sandbox, protocol: PhantomData }
+        LineFactory { command: command.into(), log, sandbox, env: Vec::new(), protocol: PhantomData }
     }
 }
 
@@ -68,7 +70,9 @@ impl<P: LineProtocol> BotFactory for LineFactory<P> {
             return Err(BotError(format!("{label}: {why}, not {}", ctx.players)));
         }
         let log = BotLog::open(self.log.as_ref(), ctx.game, ctx.seat);
-        let bot = LineBot::spawn(shell(&self.command), &self.sandbox, log, &label)?;
+        let mut command = shell(&self.command);
+        command.envs(self.env.iter().map(|(k, v)| (k, v)));
+        let bot = LineBot::spawn(command, &self.sandbox, log, &label)?;
         Ok(Box::new(LineProtocolBot::<P> { bot, protocol: PhantomData }))
     }
 }
@@ -132,5 +136,15 @@ impl<P: LineProtocol> Adapter for LineAdapter<P> {
 
     fn factory(&self, target: &str, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, String> {
         Ok(Arc::new(LineFactory::<P>::new(target, log, hosting.sandbox)))
+    }
+
+    fn factory_with_env(
+        &self,
+        target: &str,
+        log: Option<LogPlace>,
+        hosting: &Hosting,
+        env: &[(String, String)],
+    ) -> Result<Arc<dyn BotFactory>, String> {
+        Ok(Arc::new(LineFactory::<P> { env: env.to_vec(), ..LineFactory::new(target, log, hosting.sandbox) }))
     }
 }

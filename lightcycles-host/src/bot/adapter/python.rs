@@ -74,6 +74,7 @@ pub struct PythonFactory {
     python: OsString,
     log: Option<LogPlace>,
     sandbox: Sandbox,
+    env: Vec<(String, String)>,
     spare: Mutex<Option<BotProcess>>,
     made: AtomicU64,
 }
@@ -93,6 +94,7 @@ impl PythonFactory {
             python,
             log,
             sandbox,
+            env: Vec::new(),
             spare: Mutex::new(None),
             made: AtomicU64::new(0),
         })
@@ -102,6 +104,7 @@ impl PythonFactory {
     fn spawn(&self, log: BotLog) -> Result<BotProcess, BotError> {
         let mut command = Command::new(&self.python);
         command.arg("-c").arg(ADAPTER).arg(&self.path);
+        command.envs(self.env.iter().map(|(k, v)| (k, v)));
         let what = self.path.display().to_string();
         // The adapter captures the bot's output itself, with each answer.
         BotProcess::spawn_with(command, &self.sandbox, PROTOCOL_LINE_CAP, log, &what, false)
@@ -205,6 +208,18 @@ impl Adapter for PythonAdapter {
 
     fn factory(&self, target: &str, log: Option<LogPlace>, hosting: &Hosting) -> Result<Arc<dyn BotFactory>, String> {
         Ok(Arc::new(PythonFactory::new(Path::new(target), log, hosting.sandbox)?))
+    }
+
+    fn factory_with_env(
+        &self,
+        target: &str,
+        log: Option<LogPlace>,
+        hosting: &Hosting,
+        env: &[(String, String)],
+    ) -> Result<Arc<dyn BotFactory>, String> {
+        let factory =
+            PythonFactory { env: env.to_vec(), ..PythonFactory::new(Path::new(target), log, hosting.sandbox)? };
+        Ok(Arc::new(factory))
     }
 }
 

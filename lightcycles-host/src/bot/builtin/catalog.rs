@@ -7,6 +7,7 @@ use lightcycles_core::SplitMix64;
 use crate::bot::builtin::floodfill::FloodfillBot;
 use crate::bot::builtin::fuzz::FuzzBot;
 use crate::bot::builtin::random::RandomBot;
+use crate::bot::builtin::search::eval::Weights;
 use crate::bot::builtin::search::{SearchBot, SearchOptions};
 use crate::bot::builtin::straight::StraightBot;
 use crate::bot::builtin::wallhug::WallhugBot;
@@ -38,7 +39,7 @@ impl Builtin {
         Builtin::Straight,
         Builtin::Wallhug,
         Builtin::Floodfill,
-        Builtin::Search(SearchOptions { nodes: None, stats: false }),
+        Builtin::Search(SearchOptions { nodes: None, stats: false, weights: Weights::DEFAULT }),
     ];
 
     /// The name after `builtin:`.
@@ -63,7 +64,8 @@ impl Builtin {
             Builtin::Floodfill => "the move that keeps the most reachable space (ties: seeded)",
             Builtin::Search(_) => {
                 "alpha-beta on a chamber-aware Voronoi split, endgame filler; uses the tick's time \
-                 (search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr)"
+                 (search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
+                 search:cell=N, separated_cell=N, separated_bonus=N: the evaluation's weights, 16, 24, 480)"
             }
         }
     }

@@ -22,7 +22,7 @@ use lightcycles_core::{Action, Dir, DirSet, Engine, FastGame};
 
 use super::budget::Budget;
 use super::cells::CellGraph;
-use super::eval::{game_end, Evaluator, MATE, WIN};
+use super::eval::{game_end, Evaluator, Weights, MATE, WIN};
 use super::table::{Bound, Table};
 use super::zobrist::Zobrist;
 
@@ -60,12 +60,24 @@ impl Duel {
     /// The search of player `me` against `other` on `graph`'s board, with a
     /// table of `2^table_bits` entries.
     pub fn new(graph: &CellGraph, players: usize, me: usize, other: usize, table_bits: u32) -> Duel {
+        Duel::with_weights(graph, players, me, other, table_bits, Weights::DEFAULT)
+    }
+
+    /// [`Duel::new`], valuing positions with `weights`.
+    pub fn with_weights(
+        graph: &CellGraph,
+        players: usize,
+        me: usize,
+        other: usize,
+        table_bits: u32,
+        weights: Weights,
+    ) -> Duel {
         Duel {
             me,
             other,
             zobrist: Zobrist::new(graph, players),
             table: Table::new(table_bits, MATE),
-            eval: Evaluator::new(),
+            eval: Evaluator::with_weights(weights),
             stack: Vec::new(),
             keys: vec![0; MAX_DEPTH + 2],
             killers: vec![None; MAX_DEPTH + 2],

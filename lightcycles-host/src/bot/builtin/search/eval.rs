@@ -32,6 +32,32 @@ pub const SEPARATED_CELL: i32 = 24;
 /// Added for the player ahead once the players are separated.
 pub const SEPARATED_BONUS: i32 = 30 * CELL;
 
+/// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`] and
+/// [`SEPARATED_BONUS`] by default; `builtin:search:cell=N`,
+/// `separated_cell=N` and `separated_bonus=N` change them (for tuning:
+/// `lightcycles tune`, docs/tuning.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Weights {
+    /// The value of one cell of space while the players can still meet.
+    pub cell: i32,
+    /// The value of one cell of space once the players are separated.
+    pub separated_cell: i32,
+    /// Added for the player ahead once the players are separated.
+    pub separated_bonus: i32,
+}
+
+impl Weights {
+    /// The weights the bot plays with when no option changes them.
+    pub const DEFAULT: Weights =
+        Weights { cell: CELL, separated_cell: SEPARATED_CELL, separated_bonus: SEPARATED_BONUS };
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights::DEFAULT
+    }
+}
+
 /// The value of a game that has ended `ply` ticks below the root, for
 /// player `me`: [`WIN`] less the ticks if `me` rides alone, a loss the other
 /// way round, `0` for a draw (nobody left, or the tick cap).
@@ -58,6 +84,7 @@ pub struct Evaluator {
     chambers: Chambers,
     /// The lean fills' cells, by player id.
     planes: Box<[Plane; MAX_PLAYERS]>,
+    weights: Weights,
 }
 
 impl Default for Evaluator {
@@ -66,6 +93,7 @@ impl Default for Evaluator {
             scratch: Scratch::default(),
             chambers: Chambers::default(),
             planes: Box::new([[0; 64]; MAX_PLAYERS]),
+            weights: Weights::DEFAULT,
         }
     }
 }
@@ -86,6 +114,28 @@ impl Evaluator {
     /// Fresh memory.
     pub fn new() -> Evaluator {
         Evaluator::default()
+    }
+
+    /// Fresh memory, valuing positions with `weights`.
+    pub fn with_weights(weights: Weights) -> Evaluator {
+        Evaluator { weights, ..Evaluator::default() }
+    }
+
+    /// The weights positions are valued with.
+    pub fn weights(&self) -> Weights {
+        self.weights
+    }
+
+    /// The value of a split of space `mine` against `theirs`, from the
+    /// first side (`theirs`: the largest rival's, with more than two).
+    pub fn value(&self, separated: bool, mine: u32, theirs: u32) -> i32 {
+        let diff = mine as i32 - theirs as i32;
+        let w = &self.weights;
+        if separated {
+            diff.saturating_mul(w.separated_cell).saturating_add(diff.signum().saturating_mul(w.separated_bonus))
+        } else {
+            diff.saturating_mul(w.cell)
+        }
     }
 
     /// The chamber bound of everything `id` can reach: how many more moves it
@@ -125,15 +175,12 @@ impl Evaluator {
             let mine = self.chambers.bound(graph, &self.planes[me][..h], graph.cell(my_head));
             lean::reachable_cells(state, their_head, &mut self.planes[other]);
             let theirs = self.chambers.bound(graph, &self.planes[other][..h], graph.cell(their_head));
-            let diff = mine as i32 - theirs as i32;
-            let value = diff * SEPARATED_CELL + diff.signum() * SEPARATED_BONUS;
-            return DuelView { separated: true, space: [mine, theirs], value };
+            return DuelView { separated: true, space: [mine, theirs], value: self.value(true, mine, theirs) };
         }
         lean::voronoi_cells(state, &mut self.planes);
         let mine = self.chambers.bound(graph, &self.planes[me][..h], graph.cell(my_head));
         let theirs = self.chambers.bound(graph, &self.planes[other][..h], graph.cell(their_head));
-        let value = (mine as i32 - theirs as i32) * CELL;
-        DuelView { separated: false, space: [mine, theirs], value }
+        DuelView { separated: false, space: [mine, theirs], value: self.value(false, mine, theirs) }
     }
 
     /// [`Evaluator::duel`] with the fast engine's helpers (boards past 64).
@@ -145,15 +192,12 @@ impl Evaluator {
             let mine = self.chambers.bound(graph, self.scratch.reached(), graph.cell(my_head));
             space::reachable_with(game, their_head, &mut self.scratch);
             let theirs = self.chambers.bound(graph, self.scratch.reached(), graph.cell(their_head));
-            let diff = mine as i32 - theirs as i32;
-            let value = diff * SEPARATED_CELL + diff.signum() * SEPARATED_BONUS;
-            return DuelView { separated: true, space: [mine, theirs], value };
+            return DuelView { separated: true, space: [mine, theirs], value: self.value(true, mine, theirs) };
         }
         space::voronoi_with(game, &mut self.scratch);
         let mine = self.chambers.bound(graph, self.scratch.owned(me), graph.cell(my_head));
         let theirs = self.chambers.bound(graph, self.scratch.owned(other), graph.cell(their_head));
-        let value = (mine as i32 - theirs as i32) * CELL;
-        DuelView { separated: false, space: [mine, theirs], value }
+        DuelView { separated: false, space: [mine, theirs], value: self.value(false, mine, theirs) }
     }
 
     /// For three players or more: `id`'s space, the chamber bound of its

@@ -41,7 +41,7 @@ use self::alphabeta::Duel;
 use self::budget::{Budget, Limit};
 use self::cells::CellGraph;
 use self::endgame::Filler;
-use self::eval::Evaluator;
+use self::eval::{Evaluator, Weights};
 use self::multi::Paranoid;
 use self::stats::{AnswerClock, GameClock};
 use crate::bot::{Bot, BotContext, Reply, Turn};
@@ -50,13 +50,36 @@ use crate::bot::{Bot, BotContext, Reply, Turn};
 pub const TABLE_BITS: u32 = 18;
 
 /// How `builtin:search` is set up: the text after `builtin:search`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SearchOptions {
     /// A fixed number of nodes per answer (deterministic) instead of the
     /// tick's time limit.
     pub nodes: Option<u64>,
     /// Print a line of statistics per game on stderr.
     pub stats: bool,
+    /// The weights of the evaluation (`cell=N`, `separated_cell=N`,
+    /// `separated_bonus=N`).
+    pub weights: Weights,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions { nodes: None, stats: false, weights: Weights::DEFAULT }
+    }
+}
+
+/// The weight options of `builtin:search`, their ranges, and where each
+/// goes: what `lightcycles tune` can tune in the built-in bot.
+pub const WEIGHT_OPTIONS: [(&str, i32, i32); 3] =
+    [("cell", 0, 10_000), ("separated_cell", 0, 10_000), ("separated_bonus", 0, 100_000)];
+
+fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
+    match name {
+        "cell" => Some(&mut weights.cell),
+        "separated_cell" => Some(&mut weights.separated_cell),
+        "separated_bonus" => Some(&mut weights.separated_bonus),
+        _ => None,
+    }
 }
 
 impl SearchOptions {
@@ -78,8 +101,20 @@ impl SearchOptions {
                     Ok(n) if n >= 1 => options.nodes = Some(n),
                     _ => return Err(format!("nodes={n}: expected a whole number of nodes, 1 or more")),
                 }
+            } else if let Some((name, value)) =
+                option.split_once('=').filter(|(n, _)| weight_mut(&mut options.weights, n).is_some())
+            {
+                let &(_, min, max) = WEIGHT_OPTIONS.iter().find(|(n, _, _)| *n == name).expect("a weight option");
+                let slot = weight_mut(&mut options.weights, name).expect("a weight option");
+                match value.parse::<i32>() {
+                    Ok(v) if (min..=max).contains(&v) => *slot = v,
+                    _ => return Err(format!("{name}={value}: expected a whole number from {min} to {max}")),
+                }
             } else {
-                return Err(format!("unknown option {option:?}; the options are nodes=N and stats"));
+                return Err(format!(
+                    "unknown option {option:?}; the options are nodes=N, stats, cell=N, separated_cell=N and \
+                     separated_bonus=N"
+                ));
             }
         }
         Ok(options)
@@ -93,6 +128,16 @@ impl fmt::Display for SearchOptions {
         }
         if self.stats {
             f.write_str(":stats")?;
+        }
+        let (w, d) = (self.weights, Weights::DEFAULT);
+        for (name, value, default) in [
+            ("cell", w.cell, d.cell),
+            ("separated_cell", w.separated_cell, d.separated_cell),
+            ("separated_bonus", w.separated_bonus, d.separated_bonus),
+        ] {
+            if value != default {
+                write!(f, ":{name}={value}")?;
+            }
         }
         Ok(())
     }
@@ -172,7 +217,7 @@ impl SearchBot {
             duel: None,
             paranoid: None,
             filler: Filler::new(),
-            eval: Evaluator::new(),
+            eval: Evaluator::with_weights(self.options.weights),
         });
         let straight = Thought { dir: game.dir(me), mode: Mode::Forced, depth: 0, nodes: 0 };
         if !game.is_alive(me) || game.is_over() {
@@ -198,7 +243,14 @@ impl SearchBot {
             [other] if game.alive_mask().count_ones() == 2 => {
                 let fits = memory.duel.as_ref().is_some_and(|d| d.other() == other);
                 if !fits {
-                    memory.duel = Some(Duel::new(graph, game.num_players(), me, other, TABLE_BITS));
+                    memory.duel = Some(Duel::with_weights(
+                        graph,
+                        game.num_players(),
+                        me,
+                        other,
+                        TABLE_BITS,
+                        self.options.weights,
+                    ));
                 }
                 let duel = memory.duel.as_mut().expect("made above");
                 duel.choose(graph, game, &mut budget).map(|d| Thought {
@@ -209,7 +261,8 @@ impl SearchBot {
                 })
             }
             _ => {
-                let paranoid = memory.paranoid.get_or_insert_with(|| Paranoid::new(me));
+                let weights = self.options.weights;
+                let paranoid = memory.paranoid.get_or_insert_with(|| Paranoid::with_weights(me, weights));
                 paranoid.choose(graph, game, &mut budget).map(|d| Thought {
                     dir: d.dir,
                     mode: if d.forced { Mode::Forced } else { Mode::Multi },
@@ -283,7 +336,7 @@ mod tests {
 
     fn bot(nodes: u64, seat: usize, players: usize) -> SearchBot {
         let ctx = BotContext { game: 0, seat, players, seed: 1 };
-        SearchBot::new(SearchOptions { nodes: Some(nodes), stats: false }, ctx)
+        SearchBot::new(SearchOptions { nodes: Some(nodes), stats: false, ..SearchOptions::default() }, ctx)
     }
 
     /// The bot's thought for `me` in `game`, with a node budget (the time
@@ -298,7 +351,7 @@ mod tests {
         let timed = SearchOptions::default();
         assert_eq!(late_is_timeout(timed, ms(51), ms(50)), Some(Reply::Timeout));
         assert_eq!(late_is_timeout(timed, ms(50), ms(50)), None, "on the limit is in time");
-        let counted = SearchOptions { nodes: Some(100), stats: false };
+        let counted = SearchOptions { nodes: Some(100), ..SearchOptions::default() };
         assert_eq!(late_is_timeout(counted, ms(500), ms(50)), None, "a node budget never reads the clock");
     }
 
@@ -309,6 +362,41 @@ mod tests {
         }
         assert_eq!(SearchOptions::parse(":stats:nodes=5").unwrap().to_string(), ":nodes=5:stats");
         assert!(SearchOptions::parse("nodes=5").is_err(), "options follow a colon");
+    }
+
+    #[test]
+    fn weight_options_set_the_evaluation_and_the_defaults_are_the_constants() {
+        let o = SearchOptions::parse(":nodes=50:cell=20:separated_bonus=300").unwrap();
+        assert_eq!(o.weights, Weights { cell: 20, separated_bonus: 300, ..Weights::DEFAULT });
+        assert_eq!(o.to_string(), ":nodes=50:cell=20:separated_bonus=300");
+        // A weight given at its default value is the default bot.
+        assert_eq!(
+            SearchOptions::parse(":cell=16:separated_cell=24:separated_bonus=480").unwrap(),
+            SearchOptions::default()
+        );
+        for bad in [":cell=-1", ":cell=x", ":separated_cell=10001", ":separated_bonus=100001", ":bonus=3"] {
+            let e = SearchOptions::parse(bad).unwrap_err();
+            assert!(e.contains("expected a whole number") || e.contains("unknown option"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn other_weights_change_the_values_not_the_default_moves() {
+        // The same game with explicit default weights plays the same moves;
+        // with the separated bonus at 0 the values differ (the evaluation
+        // reads the weights).
+        let config = Config { width: 12, height: 10, ..Config::default() };
+        let game = FastGame::seeded(&config, 3).unwrap();
+        let ctx = BotContext { game: 0, seat: 0, players: 2, seed: 3 };
+        let mut plain = SearchBot::new(SearchOptions { nodes: Some(300), ..SearchOptions::default() }, ctx);
+        let explicit = SearchOptions::parse(":nodes=300:cell=16:separated_cell=24:separated_bonus=480").unwrap();
+        let mut same = SearchBot::new(explicit, ctx);
+        assert_eq!(think(&mut plain, &game, 0), think(&mut same, &game, 0));
+        let graph = CellGraph::new(game.layout());
+        let mut tuned = Evaluator::with_weights(Weights { cell: 3, ..Weights::DEFAULT });
+        let (d, t) = (Evaluator::new().duel(&graph, &game, 0, 1), tuned.duel(&graph, &game, 0, 1));
+        assert_eq!(t.space, d.space);
+        assert_eq!(t.value * 16, d.value * 3, "the value scales with the cell weight");
     }
 
     #[test]
@@ -345,8 +433,11 @@ mod tests {
         let config = Config { width: 20, height: 16, ..Config::default() };
         let setup = GameSetup { config, seed: 12, map_file: None, limits: Limits::default() };
         let specs = [
-            [Builtin::Search(SearchOptions { nodes: Some(60), stats: false }), Builtin::Floodfill],
-            [Builtin::Search(SearchOptions { nodes: Some(60), stats: false }); 2],
+            [
+                Builtin::Search(SearchOptions { nodes: Some(60), stats: false, ..SearchOptions::default() }),
+                Builtin::Floodfill,
+            ],
+            [Builtin::Search(SearchOptions { nodes: Some(60), stats: false, ..SearchOptions::default() }); 2],
         ];
         for kinds in specs {
             let game = || {

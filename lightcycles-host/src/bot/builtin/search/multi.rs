@@ -23,7 +23,7 @@ use lightcycles_core::{Action, Dir, Engine, FastGame, Pos};
 use super::alphabeta::{deepen, Decision, RootSearch};
 use super::budget::Budget;
 use super::cells::CellGraph;
-use super::eval::{game_end, Evaluator, CELL, WIN};
+use super::eval::{game_end, Evaluator, Weights, WIN};
 
 /// The most opponents searched move by move.
 pub const NEAR: usize = 2;
@@ -42,7 +42,12 @@ pub struct Paranoid {
 impl Paranoid {
     /// The search of player `me`.
     pub fn new(me: usize) -> Paranoid {
-        Paranoid { me, eval: Evaluator::new(), stack: Vec::new(), near: Vec::new(), spaces: Vec::new() }
+        Paranoid::with_weights(me, Weights::DEFAULT)
+    }
+
+    /// [`Paranoid::new`], valuing positions with `weights`.
+    pub fn with_weights(me: usize, weights: Weights) -> Paranoid {
+        Paranoid { me, eval: Evaluator::with_weights(weights), stack: Vec::new(), near: Vec::new(), spaces: Vec::new() }
     }
 
     /// The best move at `root` within `budget`; `None` when every move
@@ -159,9 +164,8 @@ impl Paranoid {
     fn leaf(&mut self, graph: &CellGraph, ply: usize) -> i32 {
         let game = &self.stack[ply];
         self.eval.spaces(graph, game, &mut self.spaces);
-        let mine = self.spaces[self.me] as i32;
         let rival = (0..game.num_players()).filter(|&p| p != self.me).map(|p| self.spaces[p]).max().unwrap_or(0);
-        (mine - rival as i32) * CELL
+        self.eval.value(false, self.spaces[self.me], rival)
     }
 }
 

@@ -1,0 +1,250 @@
+//! `lightcycles tune` as a user runs it: the state file after every
+//! iteration, resume (after a kill too), the same state whatever `-j`, and
+//! a parameter that reaches a CodeClash bot through its environment.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn lightcycles() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_lightcycles"))
+}
+
+fn run(args: &[&str]) -> Output {
+    lightcycles().args(args).output().expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> Output {
+    let out = run(args);
+    assert!(out.status.success(), "{args:?} failed: {}", text(&out.stderr));
+    out
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8")
+}
+
+fn read_json(file: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
+}
+
+/// A tune of node-limited builtin:search (deterministic) on a small board.
+fn search_tune(state: &Path, iterations: &str, jobs: &str) -> Vec<String> {
+    [
+        "tune",
+        "builtin:search:nodes=150",
+        "--param",
+        "cell=16,4,64,6,0.05",
+        "--param",
+        "separated_bonus=480,0,2000,100,0.002",
+        "--games-per-iter",
+        "4",
+        "--against",
+        "builtin:floodfill",
+        "--width",
+        "14",
+        "--height",
+        "10",
+        "-s",
+        "3",
+        "--iterations",
+        iterations,
+        "-j",
+        jobs,
+        "--state",
+        state.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+fn args(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn a_tune_writes_its_state_and_resumes_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("tune.json");
+    let first = ok(&args(&search_tune(&state, "2", "2")));
+    let s = read_json(&state);
+    assert_eq!(s["format"], "lightcycles-tune/1");
+    assert_eq!(s["iteration"], 2);
+    assert_eq!(s["history"].as_array().unwrap().len(), 2);
+    assert_eq!(s["config"]["bot"], "builtin:search:nodes=150");
+    assert_eq!(s["config"]["against"], "builtin:floodfill");
+    let it0 = &s["history"][0];
+    assert_eq!(it0["games"], 4, "each point played 4 games against the opponent");
+    for key in ["delta", "plus", "minus", "theta"] {
+        assert_eq!(it0[key].as_array().unwrap().len(), 2, "{key}");
+    }
+    // Each iteration's line on stderr; the values, then the bot as a spec, on stdout.
+    let err = text(&first.stderr);
+    assert!(err.contains("iteration 1/2: plus ") && err.contains("iteration 2/2: plus "), "{err}");
+    let out = text(&first.stdout);
+    let cell = s["theta"][0].as_f64().unwrap().round() as i64;
+    let bonus = s["theta"][1].as_f64().unwrap().round() as i64;
+    assert_eq!(
+        out,
+        format!("cell={cell} separated_bonus={bonus}\nbuiltin:search:nodes=150:cell={cell}:separated_bonus={bonus}\n")
+    );
+
+    // The same command with more iterations goes on from iteration 2.
+    let more = ok(&args(&search_tune(&state, "3", "2")));
+    assert!(text(&more.stderr).contains("resuming") && text(&more.stderr).contains("2 of 3 iterations are done"));
+    assert!(text(&more.stderr).contains("iteration 3/3") && !text(&more.stderr).contains("iteration 1/3"));
+    let resumed = read_json(&state);
+    assert_eq!(resumed["iteration"], 3);
+    assert_eq!(resumed["history"].as_array().unwrap().len(), 3);
+    assert_eq!(resumed["history"][0], s["history"][0]);
+    assert_eq!(resumed["history"][1], s["history"][1]);
+    assert_eq!(resumed["history"][2]["plus"].as_array().unwrap().len(), 2);
+    // Done: a rerun plays nothing and prints the same values.
+    let again = ok(&args(&search_tune(&state, "3", "2")));
+    assert_eq!(read_json(&state), resumed);
+    assert!(!text(&again.stderr).contains("iteration "), "{}", text(&again.stderr));
+
+    // --show prints the values and their history.
+    let show = text(&ok(&["tune", "--state", state.to_str().unwrap(), "--show"]).stdout);
+    assert!(show.starts_with("tune of builtin:search:nodes=150 (3 of 3 iterations done)"), "{show}");
+    assert!(show.contains("against builtin:floodfill") && show.contains("separated_bonus"), "{show}");
+    assert_eq!(show.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).count(), 3);
+    assert!(show.contains("as a bot: builtin:search:nodes=150:cell="), "{show}");
+
+    // Other flags are refused, naming the difference.
+    let mut other = search_tune(&state, "3", "2");
+    assert_eq!(other[14], "-s");
+    other[15] = "4".into();
+    let refused = run(&args(&other));
+    assert_eq!(refused.status.code(), Some(2));
+    let err = text(&refused.stderr);
+    assert!(
+        err.contains("--seed of this command differ") && err.contains("made with 3, this command gives 4"),
+        "{err}"
+    );
+    assert_eq!(read_json(&state), resumed, "a refused resume leaves the file alone");
+}
+
+#[test]
+fn the_state_is_the_same_at_one_job_and_at_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, two) = (dir.path().join("one.json"), dir.path().join("two.json"));
+    ok(&args(&search_tune(&one, "2", "1")));
+    ok(&args(&search_tune(&two, "2", "2")));
+    assert_eq!(std::fs::read_to_string(&one).unwrap(), std::fs::read_to_string(&two).unwrap());
+}
+
+#[test]
+fn a_tune_killed_mid_run_loses_at_most_the_iteration_it_was_playing() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("tune.json");
+    let mut child = lightcycles()
+        .args(args(&search_tune(&state, "200", "2")))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let done = loop {
+        let done = std::fs::read_to_string(&state)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|v| v["iteration"].as_u64())
+            .unwrap_or(0);
+        if done >= 1 {
+            break done;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "no iteration in a minute");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The file is whole (written by rename) and holds at least what was seen.
+    let killed = read_json(&state);
+    let kept = killed["iteration"].as_u64().unwrap();
+    assert!(kept >= done && killed["history"].as_array().unwrap().len() as u64 == kept);
+    // The resume plays the next iteration only, after what was kept.
+    let target = (kept + 1).to_string();
+    ok(&args(&search_tune(&state, &target, "2")));
+    let resumed = read_json(&state);
+    assert_eq!(resumed["iteration"].as_u64().unwrap(), kept + 1);
+    for k in 0..kept as usize {
+        assert_eq!(resumed["history"][k], killed["history"][k]);
+    }
+}
+
+#[test]
+fn a_codeclash_bot_gets_its_parameter_in_its_environment() {
+    // The bot plays well when LIGHTCYCLES_PARAM_X >= 0.5 and rides into a
+    // wall below: from 0.5, the point above wins every game against the
+    // point below, so X can only rise.
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("py.json");
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/tuned/main.py");
+    let out = ok(&[
+        "tune",
+        bot,
+        "--param",
+        "X=0.5,0.0,1.0,0.2,0.01",
+        "--games-per-iter",
+        "2",
+        "--iterations",
+        "2",
+        "--width",
+        "12",
+        "--height",
+        "10",
+        "-j",
+        "2",
+        "--state",
+        state.to_str().unwrap(),
+    ]);
+    let s = read_json(&state);
+    for it in s["history"].as_array().unwrap() {
+        let (plus, minus) = (it["plus"][0].as_f64().unwrap(), it["minus"][0].as_f64().unwrap());
+        let (sp, sm) = (it["score_plus"].as_f64().unwrap(), it["score_minus"].as_f64().unwrap());
+        // The point at 0.5 or above wins both games.
+        if plus >= 0.5 && minus < 0.5 {
+            assert_eq!((sp, sm), (1.0, 0.0), "{it}");
+        } else if minus >= 0.5 && plus < 0.5 {
+            assert_eq!((sp, sm), (0.0, 1.0), "{it}");
+        }
+    }
+    let x = s["theta"][0].as_f64().unwrap();
+    assert!(x > 0.5, "X rose from 0.5: {x}");
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with(&format!("X={x}\nLIGHTCYCLES_PARAM_X={x} ")), "{stdout}");
+}
+
+#[test]
+fn bad_input_is_refused_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("s.json");
+    let s = state.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["tune", "builtin:search", "--param", "cell=16,4", "--state", s],
+            "--param \"cell=16,4\": 2 numbers, not 5",
+        ),
+        (
+            vec!["tune", "builtin:random", "--param", "x=1,0,2,1,1", "--state", s],
+            "bot \"builtin:random:x=1\": no built-in bot is called \"random:x=1\"",
+        ),
+        (
+            vec!["tune", "builtin:search", "--param", "cell=16,4,64,4,1", "--games-per-iter", "3", "--state", s],
+            "is odd",
+        ),
+        (vec!["tune", "--state", s, "--show"], "no such file"),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    assert!(!state.exists(), "nothing was written");
+    std::fs::write(&state, "not json").unwrap();
+    let err = text(&run(&["tune", "--state", s, "--show"]).stderr);
+    assert!(err.contains("not a tune state file"), "{err}");
+}
