@@ -39,7 +39,7 @@ impl Builtin {
         Builtin::Straight,
         Builtin::Wallhug,
         Builtin::Floodfill,
-        Builtin::Search(SearchOptions { nodes: None, stats: false, weights: Weights::DEFAULT }),
+        Builtin::Search(SearchOptions { nodes: None, stats: false, ms: None, margin: None, weights: Weights::DEFAULT }),
     ];
 
     /// The name after `builtin:`.
@@ -63,8 +63,9 @@ impl Builtin {
             Builtin::Wallhug => "follows walls and trails, keeping one on its left (deterministic)",
             Builtin::Floodfill => "the move that keeps the most reachable space (ties: seeded)",
             Builtin::Search(_) => {
-                "alpha-beta on a chamber-aware Voronoi split, endgame filler; uses the tick's time \
-                 (search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
+                "alpha-beta on a chamber-aware Voronoi split, endgame filler; uses the tick's time less \
+                 a margin (search:ms=MS: at most MS a tick; search:margin=MS: the margin, half the limit by \
+                 default; search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
                  search:cell=N, separated_cell=N, separated_bonus=N: the evaluation's weights, 16, 24, 480)"
             }
         }

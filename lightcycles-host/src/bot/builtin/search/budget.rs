@@ -1,13 +1,15 @@
-//! How long one answer may think: a share of the tick's time limit, or a
-//! fixed number of nodes.
+//! How long one answer may think: a time (the tick's limit less a margin,
+//! or less when told), or a fixed number of nodes.
 //!
-//! With a time limit the search must answer before the host's deadline on
-//! any machine, loaded or not, so it keeps a margin: it stops starting new
-//! iterations once [`SOFT_SHARE`] of the limit is gone (the next one would
-//! most likely not finish) and abandons the running one at [`HARD_SHARE`].
-//! The clock is read at every node: a reading costs tens of nanoseconds, a
-//! node microseconds (an evaluation of a 255 × 255 board, milliseconds), so
-//! a stop is never later than one node.
+//! With a time the search must answer before the host's deadline on any
+//! machine, loaded or not, so by default it keeps half the limit as a
+//! margin ([`DEFAULT_MARGIN_SHARE`]; `builtin:search:margin=MS` sets it,
+//! `ms=MS` thinks less). Within its time it starts a deeper iteration only
+//! when that iteration, predicted from how the last one grew, would end in
+//! time ([`Budget::may_deepen`]), and abandons the running one when the
+//! time is up. The clock is read at every node: a reading costs tens of
+//! nanoseconds, a node microseconds (an evaluation of a 255 × 255 board,
+//! milliseconds), so a stop is never later than one node.
 //!
 //! With a node budget the clock is never read: the same position gives the
 //! same answer on every machine and every run, which is what tests and
@@ -15,12 +17,25 @@
 
 use std::time::{Duration, Instant};
 
-/// The share of the limit after which no new iteration starts.
-pub const SOFT_SHARE: f64 = 0.25;
-/// The share of the limit at which a running search is abandoned. The other
-/// half is the margin for a machine shared with other work: a process that
+/// The share of the limit kept as a margin unless `margin=MS` says
+/// otherwise: for a machine shared with other work, where a process that
 /// waits for a core a few milliseconds must still answer in time.
-pub const HARD_SHARE: f64 = 0.50;
+pub const DEFAULT_MARGIN_SHARE: f64 = 0.50;
+
+/// How much longer than the last iteration the next one is taken to be
+/// before two iterations have been seen, and the bounds of that guess
+/// after: alpha-beta's iterations grow by its effective branching factor.
+const DEFAULT_GROWTH: f64 = 3.0;
+const MIN_GROWTH: f64 = 1.5;
+const MAX_GROWTH: f64 = 8.0;
+
+/// The time one answer may think under a tick's `limit`: the limit less
+/// `margin` (half the limit when None), and at most `ms` when given.
+pub fn thinking_time(limit: Duration, ms: Option<Duration>, margin: Option<Duration>) -> Duration {
+    let margin = margin.unwrap_or_else(|| limit.mul_f64(DEFAULT_MARGIN_SHARE));
+    let time = limit.saturating_sub(margin);
+    ms.map_or(time, |ms| ms.min(time))
+}
 
 /// The share of its time bank the search may think with on one answer,
 /// beyond the tick's own limit: 1/`BANK_SHARE` of what is left, so that a
@@ -40,7 +55,7 @@ pub fn with_bank(deadline: Duration, bank: Option<Duration>) -> Duration {
 /// What bounds one answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limit {
-    /// The time the host gives for this tick.
+    /// The time this answer may think ([`thinking_time`]).
     Time(Duration),
     /// A fixed number of nodes: deterministic, the clock is not read.
     Nodes(u64),
@@ -50,11 +65,13 @@ pub enum Limit {
 #[derive(Clone, Debug)]
 pub struct Budget {
     start: Instant,
-    soft: Option<Duration>,
     hard: Option<Duration>,
     max_nodes: u64,
     nodes: u64,
     stopped: bool,
+    /// When the last iteration ended (from `start`), and how long it took.
+    mark: Duration,
+    last_span: Option<Duration>,
 }
 
 impl Budget {
@@ -63,13 +80,22 @@ impl Budget {
         match limit {
             Limit::Time(t) => Budget {
                 start,
-                soft: Some(t.mul_f64(SOFT_SHARE)),
-                hard: Some(t.mul_f64(HARD_SHARE)),
+                hard: Some(t),
                 max_nodes: u64::MAX,
                 nodes: 0,
                 stopped: false,
+                mark: Duration::ZERO,
+                last_span: None,
             },
-            Limit::Nodes(n) => Budget { start, soft: None, hard: None, max_nodes: n.max(1), nodes: 0, stopped: false },
+            Limit::Nodes(n) => Budget {
+                start,
+                hard: None,
+                max_nodes: n.max(1),
+                nodes: 0,
+                stopped: false,
+                mark: Duration::ZERO,
+                last_span: None,
+            },
         }
     }
 
@@ -98,18 +124,31 @@ impl Budget {
         self.stopped
     }
 
-    /// Whether another, deeper iteration is worth starting. With a node
-    /// budget: while less than half of it is spent (an iteration costs more
-    /// than all before it together), so a search never stops halfway by
-    /// accident of the count either.
-    pub fn may_deepen(&self) -> bool {
+    /// Whether another, deeper iteration is worth starting; called once
+    /// as each iteration ends. With a time: when the next iteration,
+    /// taken to grow from the last as the last grew from the one before
+    /// (between [`MIN_GROWTH`] and [`MAX_GROWTH`] times; [`DEFAULT_GROWTH`]
+    /// before two were seen), would end before the time is up: an
+    /// iteration that cannot finish is time lost. With a node budget:
+    /// while less than half of it is spent (an iteration costs more than
+    /// all before it together), so a search never stops halfway by accident
+    /// of the count either.
+    pub fn may_deepen(&mut self) -> bool {
         if self.stopped {
             return false;
         }
-        match self.soft {
-            Some(soft) => self.start.elapsed() < soft,
-            None => self.nodes < self.max_nodes / 2,
-        }
+        let Some(hard) = self.hard else {
+            return self.nodes < self.max_nodes / 2;
+        };
+        let now = self.start.elapsed();
+        let span = now.saturating_sub(self.mark);
+        let growth = match self.last_span {
+            Some(last) if !last.is_zero() => (span.as_secs_f64() / last.as_secs_f64()).clamp(MIN_GROWTH, MAX_GROWTH),
+            _ => DEFAULT_GROWTH,
+        };
+        self.mark = now;
+        self.last_span = Some(span);
+        now + span.mul_f64(growth) <= hard
     }
 
     /// Nodes spent so far.
@@ -127,7 +166,8 @@ impl Budget {
             let now = self.start.elapsed();
             now + h.saturating_sub(now).mul_f64(share)
         });
-        Budget { start: self.start, soft: hard, hard, max_nodes, nodes: 0, stopped: self.stopped }
+        let mark = self.start.elapsed();
+        Budget { start: self.start, hard, max_nodes, nodes: 0, stopped: self.stopped, mark, last_span: None }
     }
 
     /// Counts the nodes a part spent against this budget.
@@ -168,13 +208,45 @@ mod tests {
     }
 
     #[test]
-    fn a_time_budget_past_its_share_stops() {
-        let start = Instant::now() - Duration::from_millis(80);
+    fn a_time_budget_past_its_time_stops() {
+        let start = Instant::now() - Duration::from_millis(120);
         let mut b = Budget::new(start, Limit::Time(Duration::from_millis(100)));
-        assert!(!b.may_deepen(), "80 ms of 100 is past the soft share");
+        assert!(!b.may_deepen(), "120 ms of 100 leaves no time");
         assert!(b.spend(), "the first node reads the clock");
-        let fresh = Budget::new(Instant::now(), Limit::Time(Duration::from_secs(3600)));
+        let mut fresh = Budget::new(Instant::now(), Limit::Time(Duration::from_secs(3600)));
         assert!(fresh.may_deepen());
+    }
+
+    #[test]
+    fn a_deeper_iteration_starts_only_when_it_would_end_in_time() {
+        // 40 ms in, after one iteration: the next is taken to take three
+        // times as long, 120 ms, past the 100 ms.
+        let start = Instant::now() - Duration::from_millis(40);
+        let mut b = Budget::new(start, Limit::Time(Duration::from_millis(100)));
+        assert!(!b.may_deepen());
+        // 10 ms in: 30 ms more ends at 40, in time.
+        let start = Instant::now() - Duration::from_millis(10);
+        let mut b = Budget::new(start, Limit::Time(Duration::from_millis(100)));
+        assert!(b.may_deepen());
+        // The growth is measured: an iteration of 100 ms, then one of 150
+        // ms, 250 ms in: the next is taken to take 225 ms, ending at 475, in
+        // the 520 ms (taken three times as long, it would not).
+        let mut b = Budget::new(Instant::now() - Duration::from_millis(250), Limit::Time(Duration::from_millis(520)));
+        b.mark = Duration::from_millis(100);
+        b.last_span = Some(Duration::from_millis(100));
+        assert!(b.may_deepen());
+        assert!(b.last_span.is_some_and(|s| s >= Duration::from_millis(150)));
+    }
+
+    #[test]
+    fn the_thinking_time_is_the_limit_less_the_margin_and_at_most_ms() {
+        let ms = Duration::from_millis;
+        assert_eq!(thinking_time(ms(100), None, None), ms(50), "half by default");
+        assert_eq!(thinking_time(ms(100), None, Some(ms(10))), ms(90));
+        assert_eq!(thinking_time(ms(100), Some(ms(45)), None), ms(45));
+        assert_eq!(thinking_time(ms(100), Some(ms(80)), None), ms(50), "never into the margin");
+        assert_eq!(thinking_time(ms(100), Some(ms(80)), Some(ms(5))), ms(80));
+        assert_eq!(thinking_time(ms(10), None, Some(ms(20))), Duration::ZERO, "a margin past the limit");
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //! - [`multi`]: three riders or more; a paranoid search against the nearest.
 //!
 //! Its thinking is bounded by a [`budget`]: by default the host's time
-//! limit for the tick (with a margin, see [`budget::HARD_SHARE`]); with
+//! limit for the tick less a margin (half of it, or `margin=MS`), at most
+//! `ms=MS` when given ([`budget::thinking_time`]); with
 //! `builtin:search:nodes=N` a fixed number of nodes per answer instead, and
 //! then the bot is deterministic: the same game gives the same moves on any
 //! machine. `builtin:search:stats` prints one line per game on stderr with
@@ -57,6 +58,12 @@ pub struct SearchOptions {
     pub nodes: Option<u64>,
     /// Print a line of statistics per game on stderr.
     pub stats: bool,
+    /// `ms=MS`: think at most this long per answer (within the limit less
+    /// the margin), as a bot holding itself to its own budget does.
+    pub ms: Option<u64>,
+    /// `margin=MS`: the time of each limit kept free of thinking (by
+    /// default half the limit).
+    pub margin: Option<u64>,
     /// The weights of the evaluation (`cell=N`, `separated_cell=N`,
     /// `separated_bonus=N`).
     pub weights: Weights,
@@ -64,9 +71,12 @@ pub struct SearchOptions {
 
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
-        SearchOptions { nodes: None, stats: false, weights: Weights::DEFAULT }
+        SearchOptions { nodes: None, stats: false, ms: None, margin: None, weights: Weights::DEFAULT }
     }
 }
+
+/// The most milliseconds `ms=` and `margin=` take: a day, as every limit.
+const MAX_MS: u64 = 86_400_000;
 
 /// The weight options of `builtin:search`, their ranges, and where each
 /// goes: what `lightcycles tune` can tune in the built-in bot.
@@ -96,6 +106,17 @@ impl SearchOptions {
         for option in list.split(':') {
             if option == "stats" {
                 options.stats = true;
+            } else if let Some((key @ ("ms" | "margin"), ms)) = option.split_once('=') {
+                let slot = if key == "ms" { &mut options.ms } else { &mut options.margin };
+                match ms.parse::<u64>() {
+                    Ok(ms) if ms <= MAX_MS && (key == "margin" || ms >= 1) => *slot = Some(ms),
+                    _ => {
+                        let least = if key == "ms" { 1 } else { 0 };
+                        return Err(format!(
+                            "{key}={ms}: expected a whole number of milliseconds, {least} to {MAX_MS}"
+                        ));
+                    }
+                }
             } else if let Some(n) = option.strip_prefix("nodes=") {
                 match n.parse::<u64>() {
                     Ok(n) if n >= 1 => options.nodes = Some(n),
@@ -112,8 +133,8 @@ impl SearchOptions {
                 }
             } else {
                 return Err(format!(
-                    "unknown option {option:?}; the options are nodes=N, stats, cell=N, separated_cell=N and \
-                     separated_bonus=N"
+                    "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, stats, cell=N, \
+                     separated_cell=N and separated_bonus=N"
                 ));
             }
         }
@@ -125,6 +146,12 @@ impl fmt::Display for SearchOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(n) = self.nodes {
             write!(f, ":nodes={n}")?;
+        }
+        if let Some(ms) = self.ms {
+            write!(f, ":ms={ms}")?;
+        }
+        if let Some(ms) = self.margin {
+            write!(f, ":margin={ms}")?;
         }
         if self.stats {
             f.write_str(":stats")?;
@@ -207,9 +234,10 @@ impl SearchBot {
     /// Decides the move of player `me` in `game`, started at `start` with
     /// `limit` for this tick.
     pub fn think(&mut self, game: &FastGame, me: usize, start: Instant, limit: Duration) -> Thought {
+        let ms = |ms: Option<u64>| ms.map(Duration::from_millis);
         let limit = match self.options.nodes {
             Some(n) => Limit::Nodes(n),
-            None => Limit::Time(limit),
+            None => Limit::Time(budget::thinking_time(limit, ms(self.options.ms), ms(self.options.margin))),
         };
         let mut budget = Budget::new(start, limit);
         let memory = self.memory.get_or_insert_with(|| Memory {
@@ -357,7 +385,7 @@ mod tests {
 
     #[test]
     fn options_print_as_they_are_written() {
-        for text in ["", ":nodes=20000", ":stats", ":nodes=5:stats"] {
+        for text in ["", ":nodes=20000", ":stats", ":nodes=5:stats", ":ms=45", ":ms=45:margin=5", ":margin=0:stats"] {
             assert_eq!(SearchOptions::parse(text).unwrap().to_string(), text);
         }
         assert_eq!(SearchOptions::parse(":stats:nodes=5").unwrap().to_string(), ":nodes=5:stats");
