@@ -192,6 +192,10 @@ class LightCyclesEnv(ParallelEnv):
         else:
             self.obs = Observations(self.config, obs_type, egocentric, view, dtype, action_mask)
         self.obs_type = obs_type
+        o = self.obs
+        self._plane_options = (
+            (o.egocentric, o.view, o.dtype) if o is not None and o.obs_type == "planes" and not o.action_mask else None
+        )
         self.render_mode = render_mode
         self._window = Window("lightcycles", RENDER_FPS) if render_mode == "human" else None
         self.possible_agents = [f"player_{i}" for i in range(self.config.players)]
@@ -268,6 +272,8 @@ class LightCyclesEnv(ParallelEnv):
         over = game.is_over
         winner = game.winner
         at_cap = over and winner is None and any(alive)
+        # Plain planes, the default, without _observe's questions.
+        planes, plane_options = game.planes, self._plane_options
         rewards: Dict[str, float] = {}
         terminations: Dict[str, bool] = {}
         truncations: Dict[str, bool] = {}
@@ -280,7 +286,7 @@ class LightCyclesEnv(ParallelEnv):
                 rewards[a] = 0.0 if alive[i] else -1.0
             terminations[a] = (over and not at_cap) or not alive[i]
             truncations[a] = at_cap and alive[i]
-            observations[a] = self._observe(i)
+            observations[a] = planes(i, *plane_options) if plane_options is not None else self._observe(i)
         infos: Dict[str, Dict[str, Any]] = {a: {} for a in before}
         self.agents = [] if over else [a for a in before if alive[seat[a]]]
         return observations, rewards, terminations, truncations, infos
