@@ -8,6 +8,7 @@ use crate::bot::builtin::floodfill::FloodfillBot;
 use crate::bot::builtin::fuzz::FuzzBot;
 use crate::bot::builtin::random::RandomBot;
 use crate::bot::builtin::search::eval::Weights;
+use crate::bot::builtin::search::multi::Ffa;
 use crate::bot::builtin::search::{SearchBot, SearchOptions};
 use crate::bot::builtin::straight::StraightBot;
 use crate::bot::builtin::wallhug::WallhugBot;
@@ -39,7 +40,14 @@ impl Builtin {
         Builtin::Straight,
         Builtin::Wallhug,
         Builtin::Floodfill,
-        Builtin::Search(SearchOptions { nodes: None, stats: false, ms: None, margin: None, weights: Weights::DEFAULT }),
+        Builtin::Search(SearchOptions {
+            nodes: None,
+            stats: false,
+            ms: None,
+            margin: None,
+            weights: Weights::DEFAULT,
+            ffa: Ffa::Paranoid,
+        }),
     ];
 
     /// The name after `builtin:`.
@@ -66,7 +74,8 @@ impl Builtin {
                 "alpha-beta on a chamber-aware Voronoi split, endgame filler; uses the tick's time less \
                  a margin (search:ms=MS: at most MS a tick; search:margin=MS: the margin, half the limit by \
                  default; search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
-                 search:cell=N, separated_cell=N, separated_bonus=N: the evaluation's weights, 16, 24, 480)"
+                 search:cell=N, separated_cell=N, separated_bonus=N: the evaluation's weights, 16, 24, 480; \
+                 search:ffa=paranoid|maxn|mcts: the search for 3+ riders, paranoid by default)"
             }
         }
     }

@@ -25,26 +25,33 @@ pub mod cells;
 pub mod chambers;
 pub mod endgame;
 pub mod eval;
+pub mod maxn;
+pub mod mcts;
 pub mod multi;
 pub mod stats;
 pub mod table;
 pub mod zobrist;
 
 #[cfg(test)]
+mod ffa_tests;
+#[cfg(test)]
 mod testing;
 
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use lightcycles_core::{Dir, Engine, FastGame};
+use lightcycles_core::{Dir, Engine, FastGame, SplitMix64};
 
 use self::alphabeta::Duel;
 use self::budget::{Budget, Limit};
 use self::cells::CellGraph;
 use self::endgame::Filler;
 use self::eval::{Evaluator, Weights};
-use self::multi::Paranoid;
+use self::maxn::MaxN;
+use self::mcts::Mcts;
+use self::multi::{Ffa, Paranoid};
 use self::stats::{AnswerClock, GameClock};
+use crate::bot::seed::bot_seed;
 use crate::bot::{Bot, BotContext, Reply, Turn};
 
 /// Size of the transposition table: `2^TABLE_BITS` entries of 24 bytes.
@@ -67,11 +74,20 @@ pub struct SearchOptions {
     /// The weights of the evaluation (`cell=N`, `separated_cell=N`,
     /// `separated_bonus=N`).
     pub weights: Weights,
+    /// The search for three riders or more (`ffa=paranoid|maxn|mcts`).
+    pub ffa: Ffa,
 }
 
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
-        SearchOptions { nodes: None, stats: false, ms: None, margin: None, weights: Weights::DEFAULT }
+        SearchOptions {
+            nodes: None,
+            stats: false,
+            ms: None,
+            margin: None,
+            weights: Weights::DEFAULT,
+            ffa: Ffa::Paranoid,
+        }
     }
 }
 
@@ -122,6 +138,11 @@ impl SearchOptions {
                     Ok(n) if n >= 1 => options.nodes = Some(n),
                     _ => return Err(format!("nodes={n}: expected a whole number of nodes, 1 or more")),
                 }
+            } else if let Some(name) = option.strip_prefix("ffa=") {
+                match Ffa::from_name(name) {
+                    Some(ffa) => options.ffa = ffa,
+                    None => return Err(format!("ffa={name}: expected paranoid, maxn or mcts")),
+                }
             } else if let Some((name, value)) =
                 option.split_once('=').filter(|(n, _)| weight_mut(&mut options.weights, n).is_some())
             {
@@ -133,7 +154,7 @@ impl SearchOptions {
                 }
             } else {
                 return Err(format!(
-                    "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, stats, cell=N, \
+                    "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, stats, ffa=paranoid|maxn|mcts, cell=N, \
                      separated_cell=N and separated_bonus=N"
                 ));
             }
@@ -155,6 +176,9 @@ impl fmt::Display for SearchOptions {
         }
         if self.stats {
             f.write_str(":stats")?;
+        }
+        if self.ffa != Ffa::default() {
+            write!(f, ":ffa={}", self.ffa.name())?;
         }
         let (w, d) = (self.weights, Weights::DEFAULT);
         for (name, value, default) in [
@@ -213,6 +237,8 @@ struct Memory {
     graph: CellGraph,
     duel: Option<Duel>,
     paranoid: Option<Paranoid>,
+    maxn: Option<MaxN>,
+    mcts: Option<Mcts>,
     filler: Filler,
     eval: Evaluator,
 }
@@ -223,12 +249,16 @@ pub struct SearchBot {
     ctx: BotContext,
     memory: Option<Memory>,
     clock: GameClock,
+    /// The seed of each answer's random choices (MCTS playouts): drawn from
+    /// the game's seed and the seat, so a node budget stays deterministic.
+    rng: SplitMix64,
 }
 
 impl SearchBot {
     /// A bot for one game and seat.
     pub fn new(options: SearchOptions, ctx: BotContext) -> SearchBot {
-        SearchBot { options, ctx, memory: None, clock: GameClock::default() }
+        let rng = SplitMix64::new(bot_seed(ctx.seed, ctx.seat));
+        SearchBot { options, ctx, memory: None, clock: GameClock::default(), rng }
     }
 
     /// Decides the move of player `me` in `game`, started at `start` with
@@ -244,6 +274,8 @@ impl SearchBot {
             graph: CellGraph::new(game.layout()),
             duel: None,
             paranoid: None,
+            maxn: None,
+            mcts: None,
             filler: Filler::new(),
             eval: Evaluator::with_weights(self.options.weights),
         });
@@ -290,8 +322,28 @@ impl SearchBot {
             }
             _ => {
                 let weights = self.options.weights;
-                let paranoid = memory.paranoid.get_or_insert_with(|| Paranoid::with_weights(me, weights));
-                paranoid.choose(graph, game, &mut budget).map(|d| Thought {
+                let decision = match self.options.ffa {
+                    Ffa::Paranoid => memory.paranoid.get_or_insert_with(|| Paranoid::with_weights(me, weights)).choose(
+                        graph,
+                        game,
+                        &mut budget,
+                    ),
+                    Ffa::MaxN => memory.maxn.get_or_insert_with(|| MaxN::with_weights(me, weights)).choose(
+                        graph,
+                        game,
+                        &mut budget,
+                    ),
+                    Ffa::Mcts => {
+                        let seed = self.rng.next_u64();
+                        memory.mcts.get_or_insert_with(|| Mcts::with_weights(me, weights)).choose(
+                            graph,
+                            game,
+                            seed,
+                            &mut budget,
+                        )
+                    }
+                };
+                decision.map(|d| Thought {
                     dir: d.dir,
                     mode: if d.forced { Mode::Forced } else { Mode::Multi },
                     depth: d.depth,

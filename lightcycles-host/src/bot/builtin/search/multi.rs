@@ -25,6 +25,38 @@ use super::budget::Budget;
 use super::cells::CellGraph;
 use super::eval::{game_end, Evaluator, Weights, WIN};
 
+/// Which search plays for three riders or more: the `ffa=` option of
+/// `builtin:search`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Ffa {
+    /// [`Paranoid`]: the nearest riders answer as a coalition against us.
+    #[default]
+    Paranoid,
+    /// [`super::maxn::MaxN`]: every searched rider maximises its own space.
+    MaxN,
+    /// [`super::mcts::Mcts`]: decoupled UCT with short playouts.
+    Mcts,
+}
+
+impl Ffa {
+    /// Every search, in the order of the option's help.
+    pub const ALL: [Ffa; 3] = [Ffa::Paranoid, Ffa::MaxN, Ffa::Mcts];
+
+    /// The option's value: `paranoid`, `maxn` or `mcts`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Ffa::Paranoid => "paranoid",
+            Ffa::MaxN => "maxn",
+            Ffa::Mcts => "mcts",
+        }
+    }
+
+    /// The search called `name`.
+    pub fn from_name(name: &str) -> Option<Ffa> {
+        Ffa::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
 /// The most opponents searched move by move.
 pub const NEAR: usize = 2;
 /// Deepest search, in ticks.
@@ -177,7 +209,7 @@ impl RootSearch for Paranoid {
 
 /// The move of a rider that is not searched: straight on when safe,
 /// otherwise the first safe direction, otherwise straight on.
-fn rule_move(game: &FastGame, id: usize) -> Dir {
+pub(super) fn rule_move(game: &FastGame, id: usize) -> Dir {
     let dir = game.dir(id);
     let safe = safe_moves(game, id);
     if safe.contains(dir) {
@@ -186,6 +218,6 @@ fn rule_move(game: &FastGame, id: usize) -> Dir {
     safe.iter().next().unwrap_or(dir)
 }
 
-fn manhattan(a: Pos, b: Pos) -> u32 {
+pub(super) fn manhattan(a: Pos, b: Pos) -> u32 {
     a.x.abs_diff(b.x) as u32 + a.y.abs_diff(b.y) as u32
 }

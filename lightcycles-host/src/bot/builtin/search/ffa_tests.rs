@@ -1,0 +1,225 @@
+//! Tests of the searches for three riders or more, each `ffa=` option.
+
+use std::time::{Duration, Instant};
+
+use lightcycles_core::space::safe_moves;
+use lightcycles_core::{Action, Config, Dir, Engine, FastGame, SplitMix64};
+
+use super::multi::Ffa;
+use super::testing::drawn_position;
+use super::{Mode, SearchBot, SearchOptions, Thought};
+use crate::bot::BotContext;
+
+fn bot(ffa: Ffa, nodes: u64, seat: usize, players: usize, seed: u64) -> SearchBot {
+    let ctx = BotContext { game: 0, seat, players, seed };
+    SearchBot::new(SearchOptions { nodes: Some(nodes), ffa, ..SearchOptions::default() }, ctx)
+}
+
+/// A drawing widened and lengthened to 16 × 16 (the least board for three
+/// riders or more) with `fill`, then read as a position.
+fn padded(rows: &[&str], fill: char) -> lightcycles_core::Position {
+    let mut lines: Vec<String> =
+        rows.iter().map(|r| r.chars().chain(std::iter::repeat(fill)).take(16).collect()).collect();
+    while lines.len() < 16 {
+        lines.push(std::iter::repeat(fill).take(16).collect());
+    }
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    drawn_position(&refs)
+}
+
+fn padded_game(rows: &[&str], fill: char) -> FastGame {
+    FastGame::from_position(&padded(rows, fill)).expect("a valid drawing")
+}
+
+fn think(bot: &mut SearchBot, game: &FastGame, me: usize) -> Thought {
+    bot.think(game, me, Instant::now(), Duration::ZERO)
+}
+
+#[test]
+fn the_option_names_the_search_and_paranoid_is_the_default() {
+    assert_eq!(SearchOptions::default().ffa, Ffa::Paranoid);
+    assert_eq!(SearchOptions::parse(":ffa=paranoid").unwrap(), SearchOptions::default());
+    for ffa in Ffa::ALL {
+        let o = SearchOptions::parse(&format!(":nodes=9:ffa={}", ffa.name())).unwrap();
+        assert_eq!((o.ffa, o.nodes), (ffa, Some(9)));
+        let shown = o.to_string();
+        assert_eq!(SearchOptions::parse(&shown).unwrap(), o, "{shown}");
+    }
+    assert_eq!(SearchOptions::parse(":ffa=mcts").unwrap().to_string(), ":ffa=mcts");
+    let e = SearchOptions::parse(":ffa=brs").unwrap_err();
+    assert!(e.contains("paranoid, maxn or mcts"), "{e}");
+}
+
+#[test]
+fn each_search_takes_the_only_safe_move() {
+    // Player 0 in a corridor: only east is free.
+    let game = padded_game(
+        &[
+            "##########", //
+            "aA........", //
+            "########..", //
+            "..........", //
+            "..........", //
+            "B.........", //
+            "b.........", //
+            "........cC", //
+        ],
+        '.',
+    );
+    for ffa in Ffa::ALL {
+        let thought = think(&mut bot(ffa, 500, 0, 3, 1), &game, 0);
+        assert_eq!((thought.dir, thought.mode), (Dir::E, Mode::Forced), "{ffa:?}");
+    }
+}
+
+#[test]
+fn each_search_keeps_out_of_a_dead_end() {
+    // North is a pocket of one cell; east and south lead to the open board.
+    let game = padded_game(
+        &[
+            "#.########", //
+            "aA........", //
+            "#.........", //
+            "..........", //
+            "..........", //
+            "..........", //
+            "........Bb", //
+            "..........", //
+            "C.........", //
+            "c.........", //
+        ],
+        '.',
+    );
+    for ffa in Ffa::ALL {
+        for nodes in [50, 400] {
+            let thought = think(&mut bot(ffa, nodes, 0, 3, 2), &game, 0);
+            assert_eq!(thought.mode, Mode::Multi, "{ffa:?}");
+            assert_ne!(thought.dir, Dir::N, "{ffa:?} at {nodes} nodes: {thought:?}");
+            assert!(safe_moves(&game, 0).contains(thought.dir));
+        }
+    }
+}
+
+#[test]
+fn each_search_prefers_the_larger_room() {
+    let walled = padded_game(
+        &[
+            "###.######", //
+            "#..A.....#", //
+            "###a.....#", //
+            "#........#", //
+            "#........#", //
+            "#....B...#", //
+            "#....b...#", //
+            "#..C.....#", //
+            "#..c.....#", //
+            "##########", //
+        ],
+        '#',
+    );
+    // North is a pocket of one cell at the top edge, west one of two cells,
+    // east the room the others share.
+    for ffa in Ffa::ALL {
+        for nodes in [60, 600] {
+            let thought = think(&mut bot(ffa, nodes, 0, 3, 4), &walled, 0);
+            assert_eq!(thought.dir, Dir::E, "{ffa:?} at {nodes} nodes: {thought:?}");
+        }
+    }
+}
+
+#[test]
+fn a_node_budget_gives_the_same_answer_twice() {
+    for players in [3, 4, 6] {
+        let config = Config { width: 20, height: 18, players, rock_density: 5, ..Config::default() };
+        let game = FastGame::seeded(&config, 7).unwrap();
+        for ffa in Ffa::ALL {
+            let once = think(&mut bot(ffa, 300, 1, players as usize, 7), &game, 1);
+            let again = think(&mut bot(ffa, 300, 1, players as usize, 7), &game, 1);
+            assert_eq!(once, again, "{ffa:?} with {players} players");
+            assert_eq!(once.mode, Mode::Multi);
+            assert!(once.nodes > 0 && once.nodes <= 300, "{once:?}");
+        }
+    }
+}
+
+#[test]
+fn a_dead_rider_is_left_out() {
+    // Player 2 has crashed: its trail stays, it takes no move.
+    let mut position = padded(
+        &[
+            "..........", //
+            ".A........", //
+            ".a........", //
+            "..........", //
+            "..........", //
+            "......B...", //
+            "......b...", //
+            "..........", //
+            "..C.......", //
+            "..c.......", //
+        ],
+        '.',
+    );
+    position.players[2].alive = false;
+    position.players[2].eliminated_at = Some(9);
+    let mut with_dead = padded(
+        &[
+            "..........", //
+            ".A........", //
+            ".a........", //
+            "..........", //
+            "..........", //
+            "......B...", //
+            "......b...", //
+            "..........", //
+            "..C...D...", //
+            "..c...d...", //
+        ],
+        '.',
+    );
+    with_dead.players[2].alive = false;
+    with_dead.players[2].eliminated_at = Some(9);
+    for position in [position, with_dead] {
+        let game = FastGame::from_position(&position).unwrap();
+        for ffa in Ffa::ALL {
+            let thought = think(&mut bot(ffa, 300, 0, game.num_players(), 5), &game, 0);
+            assert!(safe_moves(&game, 0).contains(thought.dir), "{ffa:?}: {thought:?}");
+        }
+    }
+}
+
+#[test]
+fn games_of_three_to_eight_riders_are_played_safely() {
+    // Whole games, every seat the same search on a small budget, with a
+    // random move now and then so that riders crash early and tight spots
+    // come up: while a move that does not crash at once exists, the search
+    // takes one.
+    for ffa in Ffa::ALL {
+        for players in 3..=8u32 {
+            let config = Config { width: 16, height: 16, players, rock_density: 5, ..Config::default() };
+            let seed = u64::from(players);
+            let mut game = FastGame::seeded(&config, seed).unwrap();
+            let n = players as usize;
+            let mut bots: Vec<SearchBot> = (0..n).map(|s| bot(ffa, 40, s, n, seed)).collect();
+            let mut rng = SplitMix64::new(seed);
+            let (mut checked, mut multi) = (0, 0);
+            while !game.is_over() {
+                let mut actions = vec![Action::Keep; n];
+                for (seat, b) in bots.iter_mut().enumerate().filter(|(s, _)| game.is_alive(*s)) {
+                    let thought = think(b, &game, seat);
+                    let safe = safe_moves(&game, seat);
+                    if !safe.is_empty() {
+                        assert!(safe.contains(thought.dir), "{ffa:?} {players}p tick {}: {thought:?}", game.tick());
+                        checked += 1;
+                    }
+                    multi += usize::from(thought.mode == Mode::Multi);
+                    let random = safe.iter().nth(rng.below(safe.len().max(1) as u64) as usize);
+                    let dir = if rng.below(6) == 0 { random.unwrap_or(thought.dir) } else { thought.dir };
+                    actions[seat] = Action::Move(dir);
+                }
+                game.step(&actions).unwrap();
+            }
+            assert!(checked >= 10 && multi >= 3, "{ffa:?} {players}p: {checked} checked, {multi} multi");
+        }
+    }
+}
