@@ -129,6 +129,10 @@ def vector_rows(seconds: float) -> List[Tuple[str, str]]:
         rng = np.random.default_rng(0)
         shape = (n,) if "opponent" in options else (n, 2)
         actions = [rng.integers(0, 4, size=shape) for _ in range(16)]
+        # The map pool fills in the first steps (each of its 4096 games made
+        # when first played): the figures are of the steps after.
+        for i in range(64):
+            env.step(actions[i % 16])
         k = [0]
 
         def step() -> None:
@@ -189,6 +193,47 @@ class NumpyTron:
             self.dirs[done] = (1, 3)
             self.grid[np.flatnonzero(done)[:, None], self.start[:, 1], self.start[:, 0]] = np.array([0, 1])
         return self.grid, rewards, done
+
+
+def target_rows(seconds: float) -> List[Tuple[str, str]]:
+    """The rows the RL environments have targets for, at 1024 envs with
+    arrays in place, beside the numpy yardstick of the same run."""
+    from lightcycles.env import VectorEnv, parallel_env
+
+    rows = numpy_rows(seconds)
+    variants: List[Tuple[Dict[str, Any], str]] = [
+        ({}, "grid"),
+        ({"obs_type": "planes"}, "planes int8"),
+        ({"opponent": "builtin:random"}, "grid, one seat against builtin:random"),
+        ({"opponent": "builtin:floodfill"}, "grid, one seat against builtin:floodfill"),
+    ]
+    for options, what in variants:
+        env = VectorEnv(1024, seed=0, copy=False, **options)
+        env.reset(seed=0)
+        rng = np.random.default_rng(0)
+        shape = (1024,) if "opponent" in options else (1024, 2)
+        actions = [rng.integers(0, 4, size=shape) for _ in range(16)]
+        # The map pool fills in the first steps (each of its 4096 games made
+        # when first played): the figures are of the steps after.
+        for i in range(64):
+            env.step(actions[i % 16])
+        k = [0]
+
+        def step() -> None:
+            env.step(actions[k[0] % 16])
+            k[0] += 1
+
+        rows.append((f"VectorEnv.step, 1024 envs, {what}, copy=False", f"{1024 / per_call(step, seconds):,.0f} env steps/s"))
+    penv = parallel_env()
+    penv.reset(seed=0)
+
+    def pstep() -> None:
+        if not penv.agents:
+            penv.reset()
+        penv.step({a: 0 for a in penv.agents})
+
+    rows.append(("ParallelEnv.step (planes, 48 × 36)", f"{1 / per_call(pstep, seconds):,.0f} steps/s"))
+    return rows
 
 
 def numpy_rows(seconds: float) -> List[Tuple[str, str]]:
@@ -322,9 +367,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measure (default 1)")
     parser.add_argument("--games", type=int, default=20, help="games of the game-loop rows (default 20)")
     parser.add_argument("--quick", action="store_true", help="a short run: 0.1 s a measure, 2 games")
+    parser.add_argument(
+        "--targets",
+        type=int,
+        metavar="N",
+        help="only the rows the RL environments have targets for (and the numpy yardstick), N times over",
+    )
     args = parser.parse_args(argv)
     seconds, games = (0.1, 2) if args.quick else (args.seconds, args.games)
     print("| measure | figure |\n| --- | ---: |")
+    if args.targets is not None:
+        for run in range(1, args.targets + 1):
+            for what, figure in target_rows(seconds):
+                print(f"| run {run}: {what} | {figure} |", flush=True)
+        return 0
     sections: List[Callable[[], List[Tuple[str, str]]]] = [
         lambda: game_rows(seconds),
         lambda: vector_rows(seconds),
