@@ -115,6 +115,23 @@ fn fill(h: usize, free: &Plane, reach: &mut Plane, mut pending: u64) {
     }
 }
 
+/// Grows `reach` into every cell of `open` 4-connected to it, on planes of
+/// `h` rows (`1..=64`; `reach` a subset of `open`, both zero past `h`): the
+/// flood fill of [`reachable`], from any seeds, for callers that keep their
+/// own planes (the search bot's chamber bound labels the parts of a region
+/// with it).
+pub fn grow(h: usize, open: &Plane, reach: &mut Plane) {
+    if h == 0 {
+        return;
+    }
+    let h = h.min(MAX_SEARCH_SIDE as usize);
+    let mut pending = 0;
+    for (y, &row) in reach[..h].iter().enumerate() {
+        pending |= ((row != 0) as u64) << y;
+    }
+    fill(h, open, reach, pending);
+}
+
 /// Sets in `reach` the free 4-neighbours of `pos`; the rows set.
 #[inline(always)]
 fn seed_neighbours(state: &SearchState, free: &Plane, pos: Pos, reach: &mut Plane) -> u64 {
@@ -455,6 +472,34 @@ mod tests {
         check(&game);
         let lean = SearchState::from_game(&game).unwrap();
         assert_eq!(reachable(&lean, Pos::new(0, 0)), 9 * 17 + 8 - 2);
+    }
+
+    proptest! {
+        #[test]
+        fn grow_fills_as_the_plain_fill(
+            w in 1u32..=64,
+            h in 1u32..=64,
+            density in 0u64..=70,
+            bits in proptest::collection::vec(any::<u64>(), 64 * 3),
+        ) {
+            use crate::bitboard::{self, Layout};
+            let layout = Layout::new(w, h).unwrap();
+            let columns = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+            let mut open = [0u64; 64];
+            let mut reach = [0u64; 64];
+            for y in 0..h as usize {
+                // About `density` % solid: a cell is solid when two of three
+                // random words say so, thinned by the density.
+                let (a, b, c) = (bits[3 * y], bits[3 * y + 1], bits[3 * y + 2]);
+                let solid = if density < 35 { a & b & c } else { (a & b) | (b & c) | (a & c) };
+                open[y] = !solid & columns;
+                reach[y] = open[y] & a & c.rotate_left(17) & b.rotate_left(5) & bits[(3 * y + 7) % 192];
+            }
+            let mut want = reach;
+            bitboard::fill(layout, &open[..h as usize], &mut want[..h as usize]);
+            grow(h as usize, &open, &mut reach);
+            prop_assert_eq!(reach, want);
+        }
     }
 
     proptest! {
