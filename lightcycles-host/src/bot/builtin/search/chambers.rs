@@ -121,9 +121,16 @@ impl Chambers {
         let layout = graph.layout();
         let h = layout.height() as usize;
         if layout.words_per_row() == 1 && h <= contracted::MAX_SIDE {
-            let p = graph.pos(head);
-            if let Some(b) = self.contracted.bound(region, h, (p.x as usize, p.y as usize)) {
-                return b;
+            // A small region is quicker cell by cell than the contracted
+            // search's fixed work over whole rows; so is one with many
+            // candidate doors (corridors), which contracts little.
+            let cells: u32 = region[..h].iter().map(|w| w.count_ones()).sum();
+            if cells >= contracted::MIN_CELLS {
+                let p = graph.pos(head);
+                let limit = (cells / 4).min(contracted::MAX_CANDIDATES);
+                if let Some(b) = self.contracted.bound_within(region, h, (p.x as usize, p.y as usize), limit) {
+                    return b;
+                }
             }
         }
         self.bound_by_cells(graph, region, head)
