@@ -523,9 +523,9 @@ pub(crate) mod tests {
             while !game.is_over() {
                 let state = SearchState::from_game(&game).unwrap();
                 lean::voronoi_cells(&state, &mut planes);
-                for id in 0..2 {
+                for (id, plane) in planes.iter().enumerate().take(2) {
                     let head = graph.cell(game.head(id));
-                    check_contracted(&mut contracted, &mut cells, &graph, &planes[id][..h as usize], head);
+                    check_contracted(&mut contracted, &mut cells, &graph, &plane[..h as usize], head);
                     let mut room = [0u64; 64];
                     lean::reachable_cells(&state, game.head(id), &mut room);
                     check_contracted(&mut contracted, &mut cells, &graph, &room[..h as usize], head);
