@@ -11,6 +11,8 @@ pub mod budget;
 pub mod cells;
 #[path = "../../../lightcycles-host/src/bot/builtin/search/chambers.rs"]
 pub mod chambers;
+#[path = "../../../lightcycles-host/src/bot/builtin/search/contracted.rs"]
+pub mod contracted;
 #[path = "../../../lightcycles-host/src/bot/builtin/search/endgame.rs"]
 pub mod endgame;
 #[path = "../../../lightcycles-host/src/bot/builtin/search/eval.rs"]

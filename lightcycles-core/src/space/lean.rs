@@ -115,6 +115,23 @@ fn fill(h: usize, free: &Plane, reach: &mut Plane, mut pending: u64) {
     }
 }
 
+/// Grows `reach` into every cell of `open` 4-connected to it, on planes of
+/// `h` rows (`1..=64`; `reach` a subset of `open`, both zero past `h`): the
+/// flood fill of [`reachable`], from any seeds, for callers that keep their
+/// own planes (the search bot's chamber bound labels the parts of a region
+/// with it).
+pub fn grow(h: usize, open: &Plane, reach: &mut Plane) {
+    if h == 0 {
+        return;
+    }
+    let h = h.min(MAX_SEARCH_SIDE as usize);
+    let mut pending = 0;
+    for (y, &row) in reach[..h].iter().enumerate() {
+        pending |= ((row != 0) as u64) << y;
+    }
+    fill(h, open, reach, pending);
+}
+
 /// Sets in `reach` the free 4-neighbours of `pos`; the rows set.
 #[inline(always)]
 fn seed_neighbours(state: &SearchState, free: &Plane, pos: Pos, reach: &mut Plane) -> u64 {
@@ -195,7 +212,7 @@ pub fn voronoi(state: &SearchState) -> Voronoi {
         let a = alive.trailing_zeros() as usize;
         let b = 7 - (alive.leading_zeros() as usize);
         let (mut own_a, mut own_b) = ([0u64; MAX_SEARCH_SIDE as usize], [0u64; MAX_SEARCH_SIDE as usize]);
-        return pair(state, [a, b], [&mut own_a, &mut own_b]);
+        return pair(state, [a, b], [&mut own_a, &mut own_b]).0;
     }
     let mut owned = [[0u64; MAX_SEARCH_SIDE as usize]; MAX_PLAYERS];
     voronoi_cells(state, &mut owned)
@@ -225,14 +242,30 @@ pub fn voronoi_cells(state: &SearchState, owned: &mut [Plane; MAX_PLAYERS]) -> V
         }
         [a, b] => {
             let (low, high) = owned.split_at_mut(b);
-            pair(state, [a, b], [&mut low[a], &mut high[0]])
+            pair(state, [a, b], [&mut low[a], &mut high[0]]).0
         }
         _ => many(state, &living[..riders], owned),
     }
 }
 
-/// [`voronoi_cells`] for exactly two living players `a < b`.
-fn pair(state: &SearchState, [a, b]: [usize; 2], owned: [&mut Plane; 2]) -> Voronoi {
+/// The duel of two living players `a` and `b` (distinct ids, in either
+/// order), in one call: whether they are separated (no free path joins
+/// their heads: `a`'s room holds no neighbour of `b`'s head) and then
+/// each one's room, or else the Voronoi split of [`voronoi_cells`] between
+/// the two, as if nobody else rode. The cells go to `own_a` and `own_b`
+/// (the rows below the height overwritten). A search that asks both
+/// questions of a position pays for one flood fill fewer than
+/// [`reachable_cells`] followed by [`voronoi_cells`].
+pub fn duel_cells(state: &SearchState, a: usize, b: usize, own_a: &mut Plane, own_b: &mut Plane) -> (Voronoi, bool) {
+    let h = state.config().height as usize;
+    own_a[..h].fill(0);
+    own_b[..h].fill(0);
+    pair(state, [a, b], [own_a, own_b])
+}
+
+/// [`voronoi_cells`] for exactly two living players `a` and `b` (empty
+/// planes), and whether they are separated.
+fn pair(state: &SearchState, [a, b]: [usize; 2], owned: [&mut Plane; 2]) -> (Voronoi, bool) {
     let h = state.config().height as usize;
     let heads = [state.head(a), state.head(b)];
     let mut free = free_cells(state);
@@ -246,7 +279,7 @@ fn pair(state: &SearchState, [a, b]: [usize; 2], owned: [&mut Plane; 2]) -> Voro
         fill(h, &free, own_b, pending);
         result.counts[a] = count(&own_a[..h]);
         result.counts[b] = count(&own_b[..h]);
-        return result;
+        return (result, true);
     }
     own_a[..h].fill(0);
 
@@ -319,7 +352,7 @@ fn pair(state: &SearchState, [a, b]: [usize; 2], owned: [&mut Plane; 2]) -> Voro
         result.counts[a] += own_a[y].count_ones();
         result.counts[b] += own_b[y].count_ones();
     }
-    result
+    (result, false)
 }
 
 /// [`voronoi_cells`] for three living players or more: one layered search
@@ -404,6 +437,24 @@ mod tests {
             assert_eq!(&plane[..h], scratch.owned(id), "cells of player {id}");
         }
         assert_eq!(voronoi(&lean), want);
+        let living: Vec<usize> = (0..fast.num_players()).filter(|&id| fast.is_alive(id)).collect();
+        for &a in &living {
+            for &b in living.iter().filter(|&&b| b != a) {
+                let (mut own_a, mut own_b) = ([u64::MAX; 64], [u64::MAX; 64]);
+                let (split, apart) = duel_cells(&lean, a, b, &mut own_a, &mut own_b);
+                assert_eq!(apart, space::separated_pair(fast, a, b), "separated {a} {b}");
+                if apart {
+                    assert_eq!(split.counts[a], space::reachable_with(fast, fast.head(a), &mut scratch));
+                    assert_eq!(&own_a[..h], scratch.reached(), "room of {a}");
+                    assert_eq!(split.counts[b], space::reachable_with(fast, fast.head(b), &mut scratch));
+                    assert_eq!(&own_b[..h], scratch.reached(), "room of {b}");
+                } else if living.len() == 2 {
+                    assert_eq!(split, want, "the duel's split is the split");
+                    assert_eq!(&own_a[..h], &owned[a][..h]);
+                    assert_eq!(&own_b[..h], &owned[b][..h]);
+                }
+            }
+        }
         assert_eq!(separated(&lean), space::separated(fast), "separated");
         for id in 0..=fast.num_players() {
             assert_eq!(safe_moves(&lean, id), space::safe_moves(fast, id), "safe moves of {id}");
@@ -455,6 +506,34 @@ mod tests {
         check(&game);
         let lean = SearchState::from_game(&game).unwrap();
         assert_eq!(reachable(&lean, Pos::new(0, 0)), 9 * 17 + 8 - 2);
+    }
+
+    proptest! {
+        #[test]
+        fn grow_fills_as_the_plain_fill(
+            w in 1u32..=64,
+            h in 1u32..=64,
+            density in 0u64..=70,
+            bits in proptest::collection::vec(any::<u64>(), 64 * 3),
+        ) {
+            use crate::bitboard::{self, Layout};
+            let layout = Layout::new(w, h).unwrap();
+            let columns = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+            let mut open = [0u64; 64];
+            let mut reach = [0u64; 64];
+            for y in 0..h as usize {
+                // About `density` % solid: a cell is solid when two of three
+                // random words say so, thinned by the density.
+                let (a, b, c) = (bits[3 * y], bits[3 * y + 1], bits[3 * y + 2]);
+                let solid = if density < 35 { a & b & c } else { (a & b) | (b & c) | (a & c) };
+                open[y] = !solid & columns;
+                reach[y] = open[y] & a & c.rotate_left(17) & b.rotate_left(5) & bits[(3 * y + 7) % 192];
+            }
+            let mut want = reach;
+            bitboard::fill(layout, &open[..h as usize], &mut want[..h as usize]);
+            grow(h as usize, &open, &mut reach);
+            prop_assert_eq!(reach, want);
+        }
     }
 
     proptest! {

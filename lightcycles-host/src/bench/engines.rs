@@ -309,8 +309,10 @@ mod tests {
         assert_eq!(lines[0], "| search bot | figure |");
         let wanted = [
             "chamber bound of player 0's Voronoi cells, early game",
+            "the same bound cell by cell",
             "evaluation: Voronoi split and both chamber bounds, early game",
             "chamber bound of player 0's Voronoi cells, mid game",
+            "the same bound cell by cell",
             "evaluation: Voronoi split and both chamber bounds, mid game",
             "alpha-beta nodes per second",
             "ticks searched within a 50 ms limit",

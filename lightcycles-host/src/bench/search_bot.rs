@@ -62,6 +62,11 @@ pub fn measure_search(time: Duration) -> Vec<SearchRow> {
             per_op(time, || chambers.bound(&graph, black_box(&owned), head)),
             SearchUnit::Nanos,
         ));
+        rows.push(row(
+            format!("the same bound cell by cell (Tarjan over every cell, the reference), {label}"),
+            per_op(time, || chambers.bound_by_cells(&graph, black_box(&owned), head)),
+            SearchUnit::Nanos,
+        ));
         let mut eval = Evaluator::new();
         rows.push(row(
             format!("evaluation: Voronoi split and both chamber bounds, {label}"),

@@ -22,6 +22,7 @@ use lightcycles_core::bitboard::Layout;
 use lightcycles_core::Pos;
 
 use super::cells::{Cell, CellGraph};
+use super::contracted::{self, Contracted};
 
 /// Working memory of the chamber search, reused between calls.
 ///
@@ -44,6 +45,8 @@ pub struct Chambers {
     /// The articulation points of the last run (framed numbers), when asked for.
     cuts: Vec<u32>,
     keep_cuts: bool,
+    /// The same bound on a contracted graph, for boards up to 64 × 64.
+    contracted: Contracted,
 }
 
 /// The search's record of one cell.
@@ -109,7 +112,33 @@ impl Chambers {
     /// through the cells of `region` (a bitboard of `graph`'s layout; the
     /// head itself is not in it). Cells of `region` not connected to the
     /// head do not count.
+    ///
+    /// On boards up to 64 × 64 the search runs on the contracted graph of
+    /// [`super::contracted`] (the same value from far fewer nodes); on
+    /// larger boards, or regions with many candidate doors, cell by cell
+    /// ([`Chambers::bound_by_cells`]).
     pub fn bound(&mut self, graph: &CellGraph, region: &[u64], head: Cell) -> u32 {
+        let layout = graph.layout();
+        let h = layout.height() as usize;
+        if layout.words_per_row() == 1 && h <= contracted::MAX_SIDE {
+            // A small region is quicker cell by cell than the contracted
+            // search's fixed work over whole rows; so is one with many
+            // candidate doors (corridors), which contracts little.
+            let cells: u32 = region[..h].iter().map(|w| w.count_ones()).sum();
+            if cells >= contracted::MIN_CELLS {
+                let p = graph.pos(head);
+                let limit = (cells / 4).min(contracted::MAX_CANDIDATES);
+                if let Some(b) = self.contracted.bound_within(region, h, (p.x as usize, p.y as usize), limit) {
+                    return b;
+                }
+            }
+        }
+        self.bound_by_cells(graph, region, head)
+    }
+
+    /// [`Chambers::bound`] by Tarjan's search over every cell of the region:
+    /// the reference the contracted search is tested against.
+    pub fn bound_by_cells(&mut self, graph: &CellGraph, region: &[u64], head: Cell) -> u32 {
         let layout = graph.layout();
         self.fit(layout);
         // Mark the region with this run's base.
@@ -153,7 +182,7 @@ impl Chambers {
     pub fn articulation_points(&mut self, graph: &CellGraph, region: &[u64], head: Cell) -> Vec<Cell> {
         self.keep_cuts = true;
         self.cuts.clear();
-        self.bound(graph, region, head);
+        self.bound_by_cells(graph, region, head);
         self.keep_cuts = false;
         let stride = self.stride;
         let mut cuts: Vec<Cell> = self
@@ -435,6 +464,81 @@ pub(crate) mod tests {
             assert!(b >= exact, "bound {b} below the longest path {exact}");
             let reach = reachable(&graph, &region, head);
             assert!(b <= reach, "bound {b} above the {reach} reachable cells");
+        }
+    }
+
+    /// The contracted search against the cell search on one region: the
+    /// same bound, with no limit on candidates.
+    fn check_contracted(
+        contracted: &mut super::Contracted,
+        cells: &mut Chambers,
+        graph: &CellGraph,
+        region: &[u64],
+        head: Cell,
+    ) {
+        let h = graph.layout().height() as usize;
+        let p = graph.pos(head);
+        let want = cells.bound_by_cells(graph, region, head);
+        let got = contracted.bound_within(region, h, (p.x as usize, p.y as usize), u32::MAX);
+        assert_eq!(got, Some(want), "head {p} on a {}x{h} board", graph.layout().width());
+        assert_eq!(cells.bound(graph, region, head), want);
+    }
+
+    #[test]
+    fn the_contracted_search_agrees_with_the_cell_search_on_random_regions() {
+        let mut rng = lightcycles_core::SplitMix64::new(29);
+        let (mut contracted, mut cells) = (super::Contracted::new(), Chambers::new());
+        for round in 0..3000 {
+            // Small boards often (every shape of door), large ones sometimes.
+            let (w, h) = if round % 4 == 0 {
+                (8 + rng.below(57) as u32, 8 + rng.below(57) as u32)
+            } else {
+                (3 + rng.below(10) as u32, 3 + rng.below(10) as u32)
+            };
+            let graph = CellGraph::new(Layout::new(w, h).unwrap());
+            let mut region = vec![0u64; graph.layout().words()];
+            let head = rng.below((w * h) as u64) as Cell;
+            let holes = rng.below(70);
+            for c in 0..(w * h) as Cell {
+                if c != head && rng.below(100) >= holes {
+                    graph.insert(&mut region, c);
+                }
+            }
+            check_contracted(&mut contracted, &mut cells, &graph, &region, head);
+        }
+    }
+
+    #[test]
+    fn the_contracted_search_agrees_with_the_cell_search_on_played_voronoi_cells() {
+        use lightcycles_core::search_state::SearchState;
+        use lightcycles_core::space::{self, lean};
+        use lightcycles_core::{Action, Config, Engine, FastGame};
+        let (mut contracted, mut cells) = (super::Contracted::new(), Chambers::new());
+        for (seed, w, h, rocks) in [(0, 48, 36, 4), (1, 48, 36, 0), (2, 48, 36, 10), (3, 64, 64, 4), (4, 20, 30, 20)] {
+            let config = Config { width: w, height: h, rock_density: rocks, ..Config::default() };
+            let mut game = FastGame::seeded(&config, seed).unwrap();
+            let graph = CellGraph::new(game.layout());
+            let mut planes = [[0u64; 64]; lightcycles_core::config::MAX_PLAYERS];
+            let mut t = 0;
+            while !game.is_over() {
+                let state = SearchState::from_game(&game).unwrap();
+                lean::voronoi_cells(&state, &mut planes);
+                for (id, plane) in planes.iter().enumerate().take(2) {
+                    let head = graph.cell(game.head(id));
+                    check_contracted(&mut contracted, &mut cells, &graph, &plane[..h as usize], head);
+                    let mut room = [0u64; 64];
+                    lean::reachable_cells(&state, game.head(id), &mut room);
+                    check_contracted(&mut contracted, &mut cells, &graph, &room[..h as usize], head);
+                }
+                let actions: Vec<Action> = (0..2)
+                    .map(|id| {
+                        let safe = space::safe_moves(&game, id);
+                        safe.iter().nth((t + id) % safe.len().max(1) as usize).map_or(Action::Keep, Action::Move)
+                    })
+                    .collect();
+                game.step(&actions).unwrap();
+                t += 1;
+            }
         }
     }
 

@@ -85,6 +85,8 @@ pub struct Evaluator {
     /// The lean fills' cells, by player id.
     planes: Box<[Plane; MAX_PLAYERS]>,
     weights: Weights,
+    /// A duel's cells: the evaluated player's, then the other's.
+    duel_planes: Box<[Plane; 2]>,
 }
 
 impl Default for Evaluator {
@@ -94,6 +96,7 @@ impl Default for Evaluator {
             chambers: Chambers::default(),
             planes: Box::new([[0; 64]; MAX_PLAYERS]),
             weights: Weights::DEFAULT,
+            duel_planes: Box::new([[0; 64]; 2]),
         }
     }
 }
@@ -170,17 +173,12 @@ impl Evaluator {
     ) -> DuelView {
         let h = game.layout().height() as usize;
         let (my_head, their_head) = (game.head(me), game.head(other));
-        lean::reachable_cells(state, my_head, &mut self.planes[me]);
-        if !touches(game, &self.planes[me][..h], their_head) {
-            let mine = self.chambers.bound(graph, &self.planes[me][..h], graph.cell(my_head));
-            lean::reachable_cells(state, their_head, &mut self.planes[other]);
-            let theirs = self.chambers.bound(graph, &self.planes[other][..h], graph.cell(their_head));
-            return DuelView { separated: true, space: [mine, theirs], value: self.value(true, mine, theirs) };
-        }
-        lean::voronoi_cells(state, &mut self.planes);
-        let mine = self.chambers.bound(graph, &self.planes[me][..h], graph.cell(my_head));
-        let theirs = self.chambers.bound(graph, &self.planes[other][..h], graph.cell(their_head));
-        DuelView { separated: false, space: [mine, theirs], value: self.value(false, mine, theirs) }
+        // One call: both rooms once separated, else the Voronoi split.
+        let [mine_plane, theirs_plane] = &mut *self.duel_planes;
+        let (_, separated) = lean::duel_cells(state, me, other, mine_plane, theirs_plane);
+        let mine = self.chambers.bound(graph, &mine_plane[..h], graph.cell(my_head));
+        let theirs = self.chambers.bound(graph, &theirs_plane[..h], graph.cell(their_head));
+        DuelView { separated, space: [mine, theirs], value: self.value(separated, mine, theirs) }
     }
 
     /// [`Evaluator::duel`] with the fast engine's helpers (boards past 64).

@@ -23,6 +23,7 @@ pub mod alphabeta;
 pub mod budget;
 pub mod cells;
 pub mod chambers;
+pub mod contracted;
 pub mod endgame;
 pub mod eval;
 pub mod maxn;
