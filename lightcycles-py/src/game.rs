@@ -118,7 +118,7 @@ impl PyGame {
     /// "crash", as in a replay's faults). Raises GameOver when the game is
     /// over.
     #[pyo3(signature = (moves, faults=None))]
-    fn step(&mut self, moves: &Bound<'_, PyAny>, faults: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    pub(crate) fn step(&mut self, moves: &Bound<'_, PyAny>, faults: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let n = self.game.num_players();
         let count = moves.len()?;
         if count != n {
@@ -166,13 +166,13 @@ impl PyGame {
 
     /// Whether the game has ended.
     #[getter]
-    fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         self.game.is_over()
     }
 
     /// The id of the winner, or None (a draw, or the game goes on).
     #[getter]
-    fn winner(&self) -> Option<usize> {
+    pub(crate) fn winner(&self) -> Option<usize> {
         self.game.outcome().and_then(|o| o.winner)
     }
 
@@ -185,7 +185,7 @@ impl PyGame {
 
     /// The number of players.
     #[getter]
-    fn num_players(&self) -> usize {
+    pub(crate) fn num_players(&self) -> usize {
         self.game.num_players()
     }
 
@@ -211,7 +211,7 @@ impl PyGame {
     /// Whether each player still rides, by id: `players` without the
     /// rest, for loops that ask every tick.
     #[getter]
-    fn alive(&self) -> Vec<bool> {
+    pub(crate) fn alive(&self) -> Vec<bool> {
         (0..self.game.num_players()).map(|id| self.game.is_alive(id)).collect()
     }
 
@@ -239,7 +239,7 @@ impl PyGame {
     /// player's head and turns them so that its heading is up, in a square
     /// of side 2 * view + 1 (view None: the whole board from any cell).
     #[pyo3(signature = (you, egocentric=false, view=None, dtype=None))]
-    fn planes<'py>(
+    pub(crate) fn planes<'py>(
         &self,
         py: Python<'py>,
         you: usize,

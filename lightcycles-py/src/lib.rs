@@ -35,6 +35,7 @@ mod errors;
 mod game;
 mod interrupt;
 mod obs;
+mod parallel;
 mod play;
 mod replay;
 mod results;
@@ -60,6 +61,7 @@ fn _lightcycles(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<results::GameResult>()?;
     m.add_class::<vector::PyGameBatch>()?;
     m.add_function(wrap_pyfunction!(game::generate_map, m)?)?;
+    m.add_function(wrap_pyfunction!(parallel::parallel_step, m)?)?;
     m.add_function(wrap_pyfunction!(play::play, m)?)?;
     m.add_function(wrap_pyfunction!(tournament::tournament, m)?)?;
     m.add_function(wrap_pyfunction!(tournament::merge_results, m)?)?;

@@ -270,3 +270,16 @@ def test_a_map_pool_replays_the_seeds_first_games(pool):
     assert started > 6
     with pytest.raises(ValueError, match="map_pool is at most"):
         lc.GameBatch(1, map_pool=1 << 30)
+
+
+def test_a_parallel_step_refuses_an_unknown_agent_before_the_tick():
+    env = env_mod.parallel_env(width=16, height=12)
+    env.reset(seed=1)
+    tick = env.game.tick
+    with pytest.raises(ValueError, match="'nobody' is not an agent of this env"):
+        env.step({"player_0": 1, "nobody": 0})
+    assert env.game.tick == tick and env.agents == ["player_0", "player_1"]
+    # numpy's integers are actions too, and an agent left out rides on.
+    obs, rewards, terms, truncs, infos = env.step({"player_0": np.int64(1)})
+    assert env.game.tick == tick + 1
+    assert set(obs) == set(rewards) == set(terms) == set(truncs) == set(infos) == {"player_0", "player_1"}

@@ -145,6 +145,14 @@ class SearchState:
     def voronoi(self) -> List[int]: ...
     def safe_moves(self, player: int) -> List[str]: ...
 
+def _parallel_step(
+    game: Game,
+    seats: Dict[str, int],
+    agents: List[str],
+    actions: Dict[str, Any],
+    observe: Callable[[int], Any],
+    plane_options: Optional[Tuple[bool, Optional[int], Any]] = None,
+) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool], Dict[str, bool], Dict[str, Dict[str, Any]], List[str]]: ...
 def generate_map(seed: int, config: Optional[Config] = None) -> Dict[str, Any]: ...
 
 @final

@@ -29,6 +29,7 @@ from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, BaseParallelWrap
 from lightcycles._lightcycles import PLANES as _PLANES
 from lightcycles._lightcycles import Config, Game
 from lightcycles._lightcycles import GameBatch as _GameBatch
+from lightcycles._lightcycles import _parallel_step
 from lightcycles import window as _window
 from lightcycles.window import Window
 
@@ -162,6 +163,11 @@ class LightCyclesEnv(ParallelEnv):
     dict has no Gymnasium space). ``action_mask=True`` makes each
     observation ``{"observation": …, "action_mask": …}``, the mask four
     int8 (N, E, S, W), 1 for the moves that do not crash at once.
+
+    Rewards: -1 to an agent on the tick it crashes (it is then terminated
+    and leaves ``agents``); when the game ends, +1 to the winner and -1 to
+    the others, or 0 to each on a draw; a game stopped at ``max_cycles``
+    truncates the agents still riding.
     """
 
     metadata = {"name": "lightcycles_v0", "render_modes": RENDER_MODES, "render_fps": RENDER_FPS, "is_parallelizable": True}
@@ -260,35 +266,11 @@ class LightCyclesEnv(ParallelEnv):
     def step(self, actions: Dict[str, Any]) -> Tuple[Any, Any, Any, Any, Any]:
         game = self.game
         assert game is not None, "reset() before step()"
-        seat = self._seat
-        moves: List[Any] = [None] * self.config.players
-        for a, act in actions.items():
-            if a not in seat:
-                raise ValueError(f"{a!r} is not an agent of this env: {self.possible_agents}")
-            moves[seat[a]] = int(act)
-        before = self.agents
-        game.step(moves)
-        alive = game.alive
-        over = game.is_over
-        winner = game.winner
-        at_cap = over and winner is None and any(alive)
-        # Plain planes, the default, without _observe's questions.
-        planes, plane_options = game.planes, self._plane_options
-        rewards: Dict[str, float] = {}
-        terminations: Dict[str, bool] = {}
-        truncations: Dict[str, bool] = {}
-        observations: Dict[str, Any] = {}
-        for a in before:
-            i = seat[a]
-            if over:
-                rewards[a] = 0.0 if winner is None else (1.0 if winner == i else -1.0)
-            else:
-                rewards[a] = 0.0 if alive[i] else -1.0
-            terminations[a] = (over and not at_cap) or not alive[i]
-            truncations[a] = at_cap and alive[i]
-            observations[a] = planes(i, *plane_options) if plane_options is not None else self._observe(i)
-        infos: Dict[str, Dict[str, Any]] = {a: {} for a in before}
-        self.agents = [] if over else [a for a in before if alive[seat[a]]]
+        # The tick and PettingZoo's dicts in one Rust call (a loop here was
+        # most of a step), with the rewards the class docstring gives.
+        observations, rewards, terminations, truncations, infos, self.agents = _parallel_step(
+            game, self._seat, self.agents, actions, self._observe, self._plane_options
+        )
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> Any:
