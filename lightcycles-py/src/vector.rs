@@ -304,38 +304,53 @@ impl PyGameBatch {
             }
             None => {}
         }
-        let mut grid = self.grid.bind(py).try_readwrite().map_err(borrowed)?;
-        let grid = grid.as_slice_mut().map_err(contiguous)?;
-        let mut heads = self.heads.bind(py).try_readwrite().map_err(borrowed)?;
-        let heads = heads.as_slice_mut().map_err(contiguous)?;
-        let mut alive = self.alive.bind(py).try_readwrite().map_err(borrowed)?;
-        let alive = alive.as_slice_mut().map_err(contiguous)?;
-        let mut dirs = self.dirs.bind(py).try_readwrite().map_err(borrowed)?;
-        let dirs = dirs.as_slice_mut().map_err(contiguous)?;
+        // The grid observation's arrays, kept only when they are the
+        // observation: with planes they would be memory written for nothing.
+        let kept = self.planes.is_none();
+        let (grid, heads) = (self.grid.bind(py).clone(), self.heads.bind(py).clone());
+        let (alive, dirs) = (self.alive.bind(py).clone(), self.dirs.bind(py).clone());
+        let mut grid = kept.then(|| grid.try_readwrite()).transpose().map_err(borrowed)?;
+        let mut heads = kept.then(|| heads.try_readwrite()).transpose().map_err(borrowed)?;
+        let mut alive = kept.then(|| alive.try_readwrite()).transpose().map_err(borrowed)?;
+        let mut dirs = kept.then(|| dirs.try_readwrite()).transpose().map_err(borrowed)?;
         let Cells { rocks, old_rocks, trails } = &mut self.cells;
+        if let Some(grid) = &mut grid {
+            let grid = grid.as_slice_mut().map_err(contiguous)?;
+            for &env in fresh {
+                // The last game's cells emptied, this one's rocks; the
+                // start cells are the heads, below.
+                let board = &mut grid[env * hw..(env + 1) * hw];
+                for &c in trails[env].iter().chain(&old_rocks[env]) {
+                    board[c as usize] = EMPTY;
+                }
+                for &c in &rocks[env] {
+                    board[c as usize] = ROCK;
+                }
+            }
+        }
         for &env in fresh {
-            // The last game's cells emptied, this one's rocks; the start
-            // cells are the heads, below.
-            let board = &mut grid[env * hw..(env + 1) * hw];
-            for &c in trails[env].iter().chain(&old_rocks[env]) {
-                board[c as usize] = EMPTY;
-            }
-            for &c in &rocks[env] {
-                board[c as usize] = ROCK;
-            }
             trails[env].clear();
             old_rocks[env].clear();
         }
         for (env, game) in self.games.iter().enumerate() {
             for id in 0..n {
-                let p = game.player(id);
-                let c = p.pos.index(w);
-                grid[env * hw + c] = game.cell(p.pos);
-                trails[env].push(c as u16);
-                heads[(env * n + id) * 2] = p.pos.x as i16;
-                heads[(env * n + id) * 2 + 1] = p.pos.y as i16;
-                alive[env * n + id] = p.alive;
-                dirs[env * n + id] = p.dir.code() as i8;
+                trails[env].push(game.player(id).pos.index(w) as u16);
+            }
+        }
+        if let (Some(grid), Some(heads), Some(alive), Some(dirs)) = (&mut grid, &mut heads, &mut alive, &mut dirs) {
+            let grid = grid.as_slice_mut().map_err(contiguous)?;
+            let heads = heads.as_slice_mut().map_err(contiguous)?;
+            let alive = alive.as_slice_mut().map_err(contiguous)?;
+            let dirs = dirs.as_slice_mut().map_err(contiguous)?;
+            for (env, game) in self.games.iter().enumerate() {
+                for id in 0..n {
+                    let p = game.player(id);
+                    grid[env * hw + p.pos.index(w)] = game.cell(p.pos);
+                    heads[(env * n + id) * 2] = p.pos.x as i16;
+                    heads[(env * n + id) * 2 + 1] = p.pos.y as i16;
+                    alive[env * n + id] = p.alive;
+                    dirs[env * n + id] = p.dir.code() as i8;
+                }
             }
         }
         if let Some(mask) = &self.mask {
@@ -729,8 +744,11 @@ impl PyGameBatch {
                 self.games.len()
             )));
         }
-        let grid = self.grid.bind(py).try_readonly().map_err(borrowed)?;
-        Ok(grid.as_array().index_axis(Axis(0), env).to_owned().into_pyarray(py))
+        // From the game, not the grid array: with planes that is not kept.
+        let game = &self.games[env];
+        let (w, h) = (self.config.width as usize, self.config.height as usize);
+        let cells: Vec<i8> = (0..w * h).map(|i| game.cell(Pos::new((i % w) as u8, (i / w) as u8))).collect();
+        Ok(Array2::from_shape_vec((h, w), cells).expect("one cell per place").into_pyarray(py))
     }
 
     /// Game `env` as an RGB image, as `Game.rgb_array` draws one.
