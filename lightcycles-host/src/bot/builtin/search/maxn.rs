@@ -3,7 +3,7 @@
 //! Every searched rider maximises its own component of a vector of values,
 //! instead of all of them minimising ours (the paranoid assumption of
 //! [`super::multi`]). The riders searched are the same as the paranoid
-//! search's: us and the [`NEAR`] closest riders that share our room; the
+//! search's: us and the [`NEAR`](super::multi::NEAR) closest riders that share our room; the
 //! others ride on by the fixed rule.
 //!
 //! The moves of one tick are simultaneous; the search takes them in turn,
@@ -27,7 +27,7 @@ use super::alphabeta::{deepen, Decision, RootSearch};
 use super::budget::Budget;
 use super::cells::CellGraph;
 use super::eval::{Evaluator, Weights, WIN};
-use super::multi::{manhattan, rule_move, NEAR};
+use super::multi::{nearest_rivals, rule_move};
 
 /// Deepest search, in ticks.
 pub const MAX_DEPTH: usize = 16;
@@ -87,16 +87,9 @@ impl MaxN {
     /// Us, then the closest living riders (by distance between heads) whose
     /// room meets ours.
     fn pick_searched(&mut self, root: &FastGame) {
-        let me = root.head(self.me);
-        let mut near: Vec<(u32, usize)> = (0..root.num_players())
-            .filter(|&p| p != self.me && root.is_alive(p))
-            .filter(|&p| self.eval.can_meet(root, self.me, p))
-            .map(|p| (manhattan(me, root.head(p)), p))
-            .collect();
-        near.sort_unstable();
         self.searched.clear();
         self.searched.push(self.me);
-        self.searched.extend(near.into_iter().take(NEAR).map(|(_, p)| p));
+        self.searched.extend(nearest_rivals(&mut self.eval, root, self.me));
     }
 
     /// A tick at ply `ply`: sets every unsearched rider's rule move, then

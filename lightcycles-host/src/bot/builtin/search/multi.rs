@@ -103,14 +103,7 @@ impl Paranoid {
     /// The opponents searched move by move: the closest living ones (by
     /// distance between heads) whose room meets ours.
     fn pick_near(&mut self, root: &FastGame) {
-        let me = root.head(self.me);
-        let mut near: Vec<(u32, usize)> = (0..root.num_players())
-            .filter(|&p| p != self.me && root.is_alive(p))
-            .filter(|&p| self.eval.can_meet(root, self.me, p))
-            .map(|p| (manhattan(me, root.head(p)), p))
-            .collect();
-        near.sort_unstable();
-        self.near = near.into_iter().take(NEAR).map(|(_, p)| p).collect();
+        self.near = nearest_rivals(&mut self.eval, root, self.me).collect();
     }
 
     /// Our move `mine` at ply `ply` against the coalition's worst reply.
@@ -216,6 +209,20 @@ pub(super) fn rule_move(game: &FastGame, id: usize) -> Dir {
         return dir;
     }
     safe.iter().next().unwrap_or(dir)
+}
+
+/// The [`NEAR`] closest living riders to `me` (by distance between heads)
+/// whose room meets `me`'s: the riders a 3+-rider search plays move by
+/// move.
+pub(super) fn nearest_rivals(eval: &mut Evaluator, root: &FastGame, me: usize) -> impl Iterator<Item = usize> {
+    let head = root.head(me);
+    let mut near: Vec<(u32, usize)> = (0..root.num_players())
+        .filter(|&p| p != me && root.is_alive(p))
+        .filter(|&p| eval.can_meet(root, me, p))
+        .map(|p| (manhattan(head, root.head(p)), p))
+        .collect();
+    near.sort_unstable();
+    near.into_iter().take(NEAR).map(|(_, p)| p)
 }
 
 pub(super) fn manhattan(a: Pos, b: Pos) -> u32 {
