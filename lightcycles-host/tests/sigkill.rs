@@ -3,10 +3,12 @@
 //! `--resume` always completes the run with the results, replays and report
 //! of a run straight through.
 //!
-//! The kill times are drawn from a seeded generator, uniform over the time
-//! an uninterrupted run takes, so the kills fall while the host starts,
+//! Half the kill times are drawn from a seeded generator, uniform over the
+//! time an uninterrupted run takes, so the kills fall while the host starts,
 //! reads its results file back, plays games, writes lines and replays, and
-//! writes its report. Built-in bots on small boards keep it quick.
+//! writes its report. The other half come as soon as the run has written a
+//! new game line, so that kills fall between games however fast the bots
+//! are. Built-in bots on small boards keep it quick.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -120,6 +122,11 @@ impl Run {
     }
 }
 
+/// The lines of a file, 0 when it is absent.
+fn line_count(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |t| t.lines().count())
+}
+
 #[test]
 fn a_tournament_killed_at_random_moments_always_resumes_to_the_same_end() {
     let dir = tempfile::tempdir().unwrap();
@@ -150,16 +157,25 @@ fn a_tournament_killed_at_random_moments_always_resumes_to_the_same_end() {
         assert!(attempts < 20 * KILLS, "{kills} kills in {attempts} attempts: the runs end too soon");
         let resume = run.results.exists();
         let mut child = run.command(resume).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-        let delay = Duration::from_micros(rng.next() % span_us);
-        std::thread::sleep(delay);
-        let when = format!("kill {} after {delay:?} (resume: {resume})", kills + 1);
+        let when = if attempts % 2 == 0 {
+            // Every other kill waits for a game line the run writes itself,
+            // so that kills fall between games however fast the games are.
+            let before = line_count(&run.results).max(1);
+            while child.try_wait().unwrap().is_none() && line_count(&run.results) <= before {
+                std::thread::sleep(Duration::from_micros(100));
+            }
+            format!("kill {} after game line {} (resume: {resume})", kills + 1, before + 1)
+        } else {
+            let delay = Duration::from_micros(rng.next() % span_us);
+            std::thread::sleep(delay);
+            format!("kill {} after {delay:?} (resume: {resume})", kills + 1)
+        };
         if child.try_wait().unwrap().is_none() {
             child.kill().unwrap();
             let _ = child.wait_with_output();
             kills += 1;
             run.check_whole(&reference, &when);
-            let lines = std::fs::read_to_string(&run.results).map_or(0, |t| t.lines().count());
-            if (2..=12).contains(&lines) {
+            if (2..=12).contains(&line_count(&run.results)) {
                 midway += 1;
             }
             continue;
