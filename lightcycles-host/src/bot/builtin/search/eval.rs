@@ -31,6 +31,9 @@ pub const CELL: i32 = 16;
 pub const SEPARATED_CELL: i32 = 24;
 /// Added for the player ahead once the players are separated.
 pub const SEPARATED_BONUS: i32 = 30 * CELL;
+/// The value of one edge of a player's cells (a cell and a free neighbour)
+/// while the players can still meet.
+pub const EDGE: i32 = 0;
 
 /// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`] and
 /// [`SEPARATED_BONUS`] by default; `builtin:search:cell=N`,
@@ -44,12 +47,16 @@ pub struct Weights {
     pub separated_cell: i32,
     /// Added for the player ahead once the players are separated.
     pub separated_bonus: i32,
+    /// The value of one edge of a player's Voronoi cells (a cell and one of
+    /// its free neighbours) while the players can still meet: open
+    /// territory is worth more than a ragged strip of the same size.
+    pub edge: i32,
 }
 
 impl Weights {
     /// The weights the bot plays with when no option changes them.
     pub const DEFAULT: Weights =
-        Weights { cell: CELL, separated_cell: SEPARATED_CELL, separated_bonus: SEPARATED_BONUS };
+        Weights { cell: CELL, separated_cell: SEPARATED_CELL, separated_bonus: SEPARATED_BONUS, edge: EDGE };
 }
 
 impl Default for Weights {
@@ -178,7 +185,14 @@ impl Evaluator {
         let (_, separated) = lean::duel_cells(state, me, other, mine_plane, theirs_plane);
         let mine = self.chambers.bound(graph, &mine_plane[..h], graph.cell(my_head));
         let theirs = self.chambers.bound(graph, &theirs_plane[..h], graph.cell(their_head));
-        DuelView { separated, space: [mine, theirs], value: self.value(separated, mine, theirs) }
+        let edges = if !separated && self.weights.edge != 0 {
+            let free = lean_free(state);
+            lean_edges(&mine_plane[..h], &free[..h]) as i32 - lean_edges(&theirs_plane[..h], &free[..h]) as i32
+        } else {
+            0
+        };
+        let value = self.value(separated, mine, theirs).saturating_add(edges.saturating_mul(self.weights.edge));
+        DuelView { separated, space: [mine, theirs], value }
     }
 
     /// [`Evaluator::duel`] with the fast engine's helpers (boards past 64).
@@ -195,7 +209,12 @@ impl Evaluator {
         space::voronoi_with(game, &mut self.scratch);
         let mine = self.chambers.bound(graph, self.scratch.owned(me), graph.cell(my_head));
         let theirs = self.chambers.bound(graph, self.scratch.owned(other), graph.cell(their_head));
-        DuelView { separated: false, space: [mine, theirs], value: self.value(false, mine, theirs) }
+        let mut value = self.value(false, mine, theirs);
+        if self.weights.edge != 0 {
+            let edges = edges(game, self.scratch.owned(me)) as i32 - edges(game, self.scratch.owned(other)) as i32;
+            value = value.saturating_add(edges.saturating_mul(self.weights.edge));
+        }
+        DuelView { separated: false, space: [mine, theirs], value }
     }
 
     /// For three players or more: `id`'s space, the chamber bound of its
@@ -234,6 +253,43 @@ impl Evaluator {
         space::reachable_with(game, game.head(a), &mut self.scratch);
         touches(game, self.scratch.reached(), game.head(b))
     }
+}
+
+/// The free cells of a lean state, one word per row.
+fn lean_free(state: &SearchState) -> Plane {
+    let w = state.config().width;
+    let columns = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let mut free = [0u64; 64];
+    for (f, s) in free.iter_mut().zip(state.rows()) {
+        *f = !s & columns;
+    }
+    free
+}
+
+/// The edges of `cells` (pairs of a cell and a free 4-neighbour) on lean
+/// rows: four masks and counts a row.
+fn lean_edges(cells: &[u64], free: &[u64]) -> u32 {
+    let mut edges = 0;
+    for (y, (&c, &f)) in cells.iter().zip(free).enumerate() {
+        let above = if y > 0 { free[y - 1] } else { 0 };
+        let below = free.get(y + 1).copied().unwrap_or(0);
+        edges += (c & (f >> 1)).count_ones() + (c & (f << 1)).count_ones();
+        edges += (c & above).count_ones() + (c & below).count_ones();
+    }
+    edges
+}
+
+/// [`lean_edges`] on any board, cell by cell: the reference, and the
+/// evaluation of boards past 64.
+fn edges(game: &FastGame, cells: &[u64]) -> u32 {
+    let layout = game.layout();
+    let (w, h) = (layout.width(), layout.height());
+    lightcycles_core::bitboard::cells(layout, cells)
+        .map(|c| {
+            Dir::ALL.into_iter().filter_map(|d| c.step(d, w, h)).filter(|&n| !layout.get(game.solid(), n)).count()
+                as u32
+        })
+        .sum()
 }
 
 /// Whether a cell of `room` is next to `head`.
@@ -319,14 +375,17 @@ mod tests {
         for seed in 0..6 {
             let mut game = FastGame::seeded(&Config::default(), seed).unwrap();
             let graph = CellGraph::new(game.layout());
-            let mut eval = Evaluator::new();
+            // The edges term too (it is off by default).
+            let mut evals = [Evaluator::new(), Evaluator::with_weights(Weights { edge: 56, ..Weights::DEFAULT })];
             let mut t = 0;
             while !game.is_over() {
                 if game.is_alive(0) && game.is_alive(1) {
                     let state = SearchState::from_game(&game).unwrap();
-                    let lean = eval.duel_lean(&graph, &game, &state, 0, 1);
-                    assert_eq!(lean, eval.duel_fast(&graph, &game, 0, 1), "seed {seed} tick {}", game.tick());
-                    assert_eq!(eval.duel(&graph, &game, 1, 0), eval.duel_fast(&graph, &game, 1, 0));
+                    for eval in &mut evals {
+                        let lean = eval.duel_lean(&graph, &game, &state, 0, 1);
+                        assert_eq!(lean, eval.duel_fast(&graph, &game, 0, 1), "seed {seed} tick {}", game.tick());
+                        assert_eq!(eval.duel(&graph, &game, 1, 0), eval.duel_fast(&graph, &game, 1, 0));
+                    }
                 }
                 let actions: Vec<Action> = (0..2)
                     .map(|id| {
@@ -338,6 +397,60 @@ mod tests {
                 t += 1;
             }
         }
+    }
+
+    #[test]
+    fn edges_count_a_cell_and_each_free_neighbour() {
+        // The block left of the wall, 4 × 8 cells less A's head.
+        let rows = [
+            "A...#...", //
+            "....#.#.", //
+            "....#...", //
+            "....#.#.", //
+            "....#...", //
+            "....#.#.", //
+            "....#...", //
+            "....#.#B", //
+        ];
+        let game = drawn_game(&rows);
+        let state = SearchState::from_game(&game).unwrap();
+        let free = lean_free(&state);
+        let h = 8;
+        let mut block = [0u64; 64];
+        for (y, row) in block[..h].iter_mut().enumerate() {
+            *row = if y == 0 { 0b1110 } else { 0b1111 };
+        }
+        // Neighbours off the block: the wall column (x = 4) is solid, the
+        // board's edges are walls; the head (0, 0) is solid.
+        // Each row of 4 cells has 3 inner pairs (6 edges), each column of
+        // 8 has 7 (14 edges per column, 4 columns): 6 × 8 + 14 × 4 = 104,
+        // less the head's 2 pairs both ways (4): 100.
+        assert_eq!(lean_edges(&block[..h], &free[..h]), 100);
+        assert_eq!(edges(&game, &block[..h]), 100);
+    }
+
+    #[test]
+    fn the_edge_weight_prefers_open_territory() {
+        // Player 0 owns an open 3 × 3 room and the west of the corridor,
+        // player 1 the corridor's east: cells with two free neighbours
+        // each against cells with up to four.
+        let rows = [
+            "A..#######", //
+            "...#######", //
+            "...#######", //
+            "#.........", //
+            "#########B", //
+            "##########", //
+            "##########", //
+            "##########", //
+        ];
+        let game = drawn_game(&rows);
+        let graph = CellGraph::new(game.layout());
+        let plain = Evaluator::new().duel(&graph, &game, 0, 1);
+        let edged = Evaluator::with_weights(Weights { edge: 10, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
+        assert!(!plain.separated);
+        assert_eq!(plain.space, edged.space, "the edges change the value, not the space");
+        assert!(edged.value > plain.value, "{edged:?} against {plain:?}");
     }
 
     #[test]

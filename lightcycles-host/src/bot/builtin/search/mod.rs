@@ -97,14 +97,15 @@ const MAX_MS: u64 = 86_400_000;
 
 /// The weight options of `builtin:search`, their ranges, and where each
 /// goes: what `lightcycles tune` can tune in the built-in bot.
-pub const WEIGHT_OPTIONS: [(&str, i32, i32); 3] =
-    [("cell", 0, 10_000), ("separated_cell", 0, 10_000), ("separated_bonus", 0, 100_000)];
+pub const WEIGHT_OPTIONS: [(&str, i32, i32); 4] =
+    [("cell", 0, 10_000), ("separated_cell", 0, 10_000), ("separated_bonus", 0, 100_000), ("edge", 0, 10_000)];
 
 fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
     match name {
         "cell" => Some(&mut weights.cell),
         "separated_cell" => Some(&mut weights.separated_cell),
         "separated_bonus" => Some(&mut weights.separated_bonus),
+        "edge" => Some(&mut weights.edge),
         _ => None,
     }
 }
@@ -156,7 +157,7 @@ impl SearchOptions {
             } else {
                 return Err(format!(
                     "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, stats, ffa=paranoid|maxn|mcts, cell=N, \
-                     separated_cell=N and separated_bonus=N"
+                     separated_cell=N, separated_bonus=N and edge=N"
                 ));
             }
         }
@@ -186,6 +187,7 @@ impl fmt::Display for SearchOptions {
             ("cell", w.cell, d.cell),
             ("separated_cell", w.separated_cell, d.separated_cell),
             ("separated_bonus", w.separated_bonus, d.separated_bonus),
+            ("edge", w.edge, d.edge),
         ] {
             if value != default {
                 write!(f, ":{name}={value}")?;
