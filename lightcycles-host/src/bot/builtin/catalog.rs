@@ -74,7 +74,7 @@ impl Builtin {
                 "alpha-beta on a chamber-aware Voronoi split, endgame filler; uses the tick's time less \
                  a margin (search:ms=MS: at most MS a tick; search:margin=MS: the margin, half the limit by \
                  default; search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
-                 search:cell=N, separated_cell=N, separated_bonus=N: the evaluation's weights, 16, 24, 480; \
+                 search:cell=N, separated_cell=N, separated_bonus=N, edge=N: the evaluation's weights, 16, 24, 480, 0; \
                  search:ffa=paranoid|maxn|mcts: the search for 3+ riders, paranoid by default)"
             }
         }

@@ -5,9 +5,9 @@
 //! machine, loaded or not, so by default it keeps half the limit as a
 //! margin ([`DEFAULT_MARGIN_SHARE`]; `builtin:search:margin=MS` sets it,
 //! `ms=MS` thinks less). Within its time it starts a deeper iteration only
-//! when that iteration, predicted from how the last one grew, would end in
-//! time ([`Budget::may_deepen`]), and abandons the running one when the
-//! time is up. The clock is read at every node: a reading costs tens of
+//! when that iteration, predicted from how the last one grew, would get
+//! most of its way in time ([`Budget::may_deepen`]), and abandons the
+//! running one when the time is up. The clock is read at every node: a reading costs tens of
 //! nanoseconds, a node microseconds (an evaluation of a 255 × 255 board,
 //! milliseconds), so a stop is never later than one node.
 //!
@@ -28,6 +28,14 @@ pub const DEFAULT_MARGIN_SHARE: f64 = 0.50;
 const DEFAULT_GROWTH: f64 = 3.0;
 const MIN_GROWTH: f64 = 1.5;
 const MAX_GROWTH: f64 = 8.0;
+
+/// The share of an iteration that must fit in the time left for it to be
+/// worth starting. An iteration cut short still counts once its first root
+/// move (the last best) is searched: a later move found better is then
+/// taken ([`super::alphabeta`]'s `deepen`). Alpha-beta spends most of an
+/// iteration on that first move and refutes the others quickly, so an
+/// iteration that gets 60 % of its way has done most of what it can.
+const WORTH_STARTING: f64 = 0.6;
 
 /// The time one answer may think under a tick's `limit`: the limit less
 /// `margin` (half the limit when None), and at most `ms` when given.
@@ -128,8 +136,9 @@ impl Budget {
     /// as each iteration ends. With a time: when the next iteration,
     /// taken to grow from the last as the last grew from the one before
     /// (between [`MIN_GROWTH`] and [`MAX_GROWTH`] times; [`DEFAULT_GROWTH`]
-    /// before two were seen), would end before the time is up: an
-    /// iteration that cannot finish is time lost. With a node budget:
+    /// before two were seen), would get [`WORTH_STARTING`] of its way
+    /// before the time is up: an iteration that cannot search its first
+    /// move is time lost. With a node budget:
     /// while less than half of it is spent (an iteration costs more than
     /// all before it together), so a search never stops halfway by accident
     /// of the count either.
@@ -148,7 +157,7 @@ impl Budget {
         };
         self.mark = now;
         self.last_span = Some(span);
-        now + span.mul_f64(growth) <= hard
+        now + span.mul_f64(growth * WORTH_STARTING) <= hard
     }
 
     /// Nodes spent so far.
@@ -220,18 +229,18 @@ mod tests {
     #[test]
     fn a_deeper_iteration_starts_only_when_it_would_end_in_time() {
         // 40 ms in, after one iteration: the next is taken to take three
-        // times as long, 120 ms, past the 100 ms.
+        // times as long, 120 ms; 60 % of it, 72 ms, ends past the 100 ms.
         let start = Instant::now() - Duration::from_millis(40);
         let mut b = Budget::new(start, Limit::Time(Duration::from_millis(100)));
         assert!(!b.may_deepen());
-        // 10 ms in: 30 ms more ends at 40, in time.
-        let start = Instant::now() - Duration::from_millis(10);
+        // 20 ms in: 60 % of 60 ms more is 36, ending at 56, in time.
+        let start = Instant::now() - Duration::from_millis(20);
         let mut b = Budget::new(start, Limit::Time(Duration::from_millis(100)));
         assert!(b.may_deepen());
         // The growth is measured: an iteration of 100 ms, then one of 150
-        // ms, 250 ms in: the next is taken to take 225 ms, ending at 475, in
-        // the 520 ms (taken three times as long, it would not).
-        let mut b = Budget::new(Instant::now() - Duration::from_millis(250), Limit::Time(Duration::from_millis(520)));
+        // ms, 250 ms in: the next is taken to take 225 ms, 60 % of it ending
+        // at 385, in the 400 ms (taken three times as long, it would not).
+        let mut b = Budget::new(Instant::now() - Duration::from_millis(250), Limit::Time(Duration::from_millis(400)));
         b.mark = Duration::from_millis(100);
         b.last_span = Some(Duration::from_millis(100));
         assert!(b.may_deepen());

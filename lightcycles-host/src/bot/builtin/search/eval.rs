@@ -35,10 +35,10 @@ pub const SEPARATED_BONUS: i32 = 30 * CELL;
 /// while the players can still meet.
 pub const EDGE: i32 = 0;
 
-/// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`] and
-/// [`SEPARATED_BONUS`] by default; `builtin:search:cell=N`,
-/// `separated_cell=N` and `separated_bonus=N` change them (for tuning:
-/// `lightcycles tune`, docs/tuning.md).
+/// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`],
+/// [`SEPARATED_BONUS`] and [`EDGE`] by default; `builtin:search:cell=N`,
+/// `separated_cell=N`, `separated_bonus=N` and `edge=N` change them (for
+/// tuning: `lightcycles tune`, docs/tuning.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Weights {
     /// The value of one cell of space while the players can still meet.

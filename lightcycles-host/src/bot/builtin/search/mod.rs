@@ -73,7 +73,7 @@ pub struct SearchOptions {
     /// default half the limit).
     pub margin: Option<u64>,
     /// The weights of the evaluation (`cell=N`, `separated_cell=N`,
-    /// `separated_bonus=N`).
+    /// `separated_bonus=N`, `edge=N`).
     pub weights: Weights,
     /// The search for three riders or more (`ffa=paranoid|maxn|mcts`).
     pub ffa: Ffa,
