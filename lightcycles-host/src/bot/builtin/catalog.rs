@@ -8,7 +8,7 @@ use crate::bot::builtin::floodfill::FloodfillBot;
 use crate::bot::builtin::fuzz::FuzzBot;
 use crate::bot::builtin::random::RandomBot;
 use crate::bot::builtin::search::eval::Weights;
-use crate::bot::builtin::search::multi::Ffa;
+use crate::bot::builtin::search::multi::{Ffa, NEAR};
 use crate::bot::builtin::search::{SearchBot, SearchOptions};
 use crate::bot::builtin::straight::StraightBot;
 use crate::bot::builtin::wallhug::WallhugBot;
@@ -47,6 +47,7 @@ impl Builtin {
             margin: None,
             weights: Weights::DEFAULT,
             ffa: Ffa::Paranoid,
+            near: NEAR,
         }),
     ];
 
@@ -75,7 +76,8 @@ impl Builtin {
                  a margin (search:ms=MS: at most MS a tick; search:margin=MS: the margin, half the limit by \
                  default; search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
                  search:cell=N, separated_cell=N, separated_bonus=N, edge=N: the evaluation's weights, 16, 24, 480, 0; \
-                 search:ffa=paranoid|maxn|mcts: the search for 3+ riders, paranoid by default)"
+                 search:ffa=paranoid|maxn|mcts: the search for 3+ riders, paranoid by default; \
+                 search:near=N: the riders it searches move by move, 1 to 3, 2 by default)"
             }
         }
     }

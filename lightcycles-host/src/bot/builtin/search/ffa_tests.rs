@@ -223,3 +223,32 @@ fn games_of_three_to_eight_riders_are_played_safely() {
         }
     }
 }
+
+#[test]
+fn near_sets_how_many_riders_are_searched_move_by_move() {
+    assert_eq!(SearchOptions::default().near, super::multi::NEAR);
+    let o = SearchOptions::parse(":nodes=9:near=3").unwrap();
+    assert_eq!((o.near, o.to_string().as_str()), (3, ":nodes=9:near=3"));
+    assert_eq!(SearchOptions::parse(":near=2").unwrap(), SearchOptions::default(), "2 is the default");
+    for bad in [":near=0", ":near=4", ":near=x"] {
+        let e = SearchOptions::parse(bad).unwrap_err();
+        assert!(e.contains("1 to 3"), "{bad}: {e}");
+    }
+    // Each count plays the larger room, in paranoid and MaxN, and the
+    // searched riders change the tree: one rival searched goes deeper
+    // within the same nodes than three.
+    let game = FastGame::seeded(&Config { width: 20, height: 18, players: 4, rock_density: 5, ..Config::default() }, 3)
+        .unwrap();
+    for ffa in [Ffa::Paranoid, Ffa::MaxN] {
+        let depths: Vec<u32> = (1..=3)
+            .map(|near| {
+                let ctx = BotContext { game: 0, seat: 0, players: 4, seed: 3 };
+                let options = SearchOptions { nodes: Some(3000), ffa, near, ..SearchOptions::default() };
+                let thought = think(&mut SearchBot::new(options, ctx), &game, 0);
+                assert!(safe_moves(&game, 0).contains(thought.dir), "{ffa:?} near={near}: {thought:?}");
+                thought.depth
+            })
+            .collect();
+        assert!(depths[0] > depths[2], "{ffa:?}: depths {depths:?} for near=1, 2, 3");
+    }
+}

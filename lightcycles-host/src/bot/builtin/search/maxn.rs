@@ -27,7 +27,7 @@ use super::alphabeta::{deepen, Decision, RootSearch};
 use super::budget::Budget;
 use super::cells::CellGraph;
 use super::eval::{Evaluator, Weights, WIN};
-use super::multi::{nearest_rivals, rule_move};
+use super::multi::{nearest_rivals, rule_move, MAX_NEAR, NEAR};
 
 /// Deepest search, in ticks.
 pub const MAX_DEPTH: usize = 16;
@@ -38,6 +38,8 @@ type Values = [i32; MAX_PLAYERS];
 /// The MaxN search of one player, with its memory.
 pub struct MaxN {
     me: usize,
+    /// How many opponents choose their moves (`near=N`).
+    near_count: usize,
     eval: Evaluator,
     stack: Vec<FastGame>,
     /// The riders that choose their moves, us first.
@@ -57,12 +59,19 @@ impl MaxN {
     pub fn with_weights(me: usize, weights: Weights) -> MaxN {
         MaxN {
             me,
+            near_count: NEAR,
             eval: Evaluator::with_weights(weights),
             stack: Vec::new(),
             searched: Vec::new(),
             spaces: Vec::new(),
             actions: Vec::new(),
         }
+    }
+
+    /// Searches the `n` nearest opponents move by move (1 to [`MAX_NEAR`]).
+    pub fn with_near(mut self, n: usize) -> MaxN {
+        self.near_count = n.clamp(1, MAX_NEAR);
+        self
     }
 
     /// The best move at `root` within `budget`; `None` when every move
@@ -89,7 +98,7 @@ impl MaxN {
     fn pick_searched(&mut self, root: &FastGame) {
         self.searched.clear();
         self.searched.push(self.me);
-        self.searched.extend(nearest_rivals(&mut self.eval, root, self.me));
+        self.searched.extend(nearest_rivals(&mut self.eval, root, self.me, self.near_count));
     }
 
     /// A tick at ply `ply`: sets every unsearched rider's rule move, then

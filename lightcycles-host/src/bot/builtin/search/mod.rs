@@ -77,6 +77,9 @@ pub struct SearchOptions {
     pub weights: Weights,
     /// The search for three riders or more (`ffa=paranoid|maxn|mcts`).
     pub ffa: Ffa,
+    /// `near=N`: how many opponents the paranoid and MaxN searches play
+    /// move by move (the nearest who share our room; 2 by default).
+    pub near: usize,
 }
 
 impl Default for SearchOptions {
@@ -88,6 +91,7 @@ impl Default for SearchOptions {
             margin: None,
             weights: Weights::DEFAULT,
             ffa: Ffa::Paranoid,
+            near: multi::NEAR,
         }
     }
 }
@@ -140,6 +144,11 @@ impl SearchOptions {
                     Ok(n) if n >= 1 => options.nodes = Some(n),
                     _ => return Err(format!("nodes={n}: expected a whole number of nodes, 1 or more")),
                 }
+            } else if let Some(n) = option.strip_prefix("near=") {
+                match n.parse::<usize>() {
+                    Ok(n) if (1..=multi::MAX_NEAR).contains(&n) => options.near = n,
+                    _ => return Err(format!("near={n}: expected a number of riders, 1 to {}", multi::MAX_NEAR)),
+                }
             } else if let Some(name) = option.strip_prefix("ffa=") {
                 match Ffa::from_name(name) {
                     Some(ffa) => options.ffa = ffa,
@@ -156,8 +165,8 @@ impl SearchOptions {
                 }
             } else {
                 return Err(format!(
-                    "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, stats, ffa=paranoid|maxn|mcts, cell=N, \
-                     separated_cell=N, separated_bonus=N and edge=N"
+                    "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, stats, ffa=paranoid|maxn|mcts, near=N, \
+                     cell=N, separated_cell=N, separated_bonus=N and edge=N"
                 ));
             }
         }
@@ -181,6 +190,9 @@ impl fmt::Display for SearchOptions {
         }
         if self.ffa != Ffa::default() {
             write!(f, ":ffa={}", self.ffa.name())?;
+        }
+        if self.near != multi::NEAR {
+            write!(f, ":near={}", self.near)?;
         }
         let (w, d) = (self.weights, Weights::DEFAULT);
         for (name, value, default) in [
@@ -324,18 +336,16 @@ impl SearchBot {
                 })
             }
             _ => {
-                let weights = self.options.weights;
+                let (weights, near) = (self.options.weights, self.options.near);
                 let decision = match self.options.ffa {
-                    Ffa::Paranoid => memory.paranoid.get_or_insert_with(|| Paranoid::with_weights(me, weights)).choose(
-                        graph,
-                        game,
-                        &mut budget,
-                    ),
-                    Ffa::MaxN => memory.maxn.get_or_insert_with(|| MaxN::with_weights(me, weights)).choose(
-                        graph,
-                        game,
-                        &mut budget,
-                    ),
+                    Ffa::Paranoid => memory
+                        .paranoid
+                        .get_or_insert_with(|| Paranoid::with_weights(me, weights).with_near(near))
+                        .choose(graph, game, &mut budget),
+                    Ffa::MaxN => memory
+                        .maxn
+                        .get_or_insert_with(|| MaxN::with_weights(me, weights).with_near(near))
+                        .choose(graph, game, &mut budget),
                     Ffa::Mcts => {
                         let seed = self.rng.next_u64();
                         memory.mcts.get_or_insert_with(|| Mcts::with_weights(me, weights)).choose(

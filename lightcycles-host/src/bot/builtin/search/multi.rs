@@ -4,7 +4,8 @@
 //! riders are too far away to matter within a few ticks. So the players
 //! that can still reach us are split in two:
 //!
-//! - the **near** ones (the [`NEAR`] closest that share our room) are
+//! - the **near** ones (the [`NEAR`] closest that share our room, or
+//!   `near=N` of them) are
 //!   searched as one coalition that answers each of our moves with its
 //!   worst joint reply for us — the paranoid assumption, which never counts
 //!   on an opponent's mistake;
@@ -57,14 +58,20 @@ impl Ffa {
     }
 }
 
-/// The most opponents searched move by move.
+/// How many opponents are searched move by move unless `near=N` says
+/// otherwise.
 pub const NEAR: usize = 2;
+/// The most opponents `near=N` may search move by move (their joint
+/// replies grow as 3^N).
+pub const MAX_NEAR: usize = 3;
 /// Deepest search, in ticks.
 pub const MAX_DEPTH: usize = 32;
 
 /// The paranoid search of one player, with its memory.
 pub struct Paranoid {
     me: usize,
+    /// How many opponents are searched move by move (`near=N`).
+    near_count: usize,
     eval: Evaluator,
     stack: Vec<FastGame>,
     near: Vec<usize>,
@@ -79,7 +86,20 @@ impl Paranoid {
 
     /// [`Paranoid::new`], valuing positions with `weights`.
     pub fn with_weights(me: usize, weights: Weights) -> Paranoid {
-        Paranoid { me, eval: Evaluator::with_weights(weights), stack: Vec::new(), near: Vec::new(), spaces: Vec::new() }
+        Paranoid {
+            me,
+            near_count: NEAR,
+            eval: Evaluator::with_weights(weights),
+            stack: Vec::new(),
+            near: Vec::new(),
+            spaces: Vec::new(),
+        }
+    }
+
+    /// Searches the `n` nearest opponents move by move (1 to [`MAX_NEAR`]).
+    pub fn with_near(mut self, n: usize) -> Paranoid {
+        self.near_count = n.clamp(1, MAX_NEAR);
+        self
     }
 
     /// The best move at `root` within `budget`; `None` when every move
@@ -103,7 +123,7 @@ impl Paranoid {
     /// The opponents searched move by move: the closest living ones (by
     /// distance between heads) whose room meets ours.
     fn pick_near(&mut self, root: &FastGame) {
-        self.near = nearest_rivals(&mut self.eval, root, self.me).collect();
+        self.near = nearest_rivals(&mut self.eval, root, self.me, self.near_count).collect();
     }
 
     /// Our move `mine` at ply `ply` against the coalition's worst reply.
@@ -124,7 +144,7 @@ impl Paranoid {
             *a = if p == self.me { Action::Move(mine) } else { Action::Move(rule_move(game, p)) };
         }
         // Each near rider's moves, and the number of joint replies.
-        let mut options = [([Dir::N; 4], 0usize); NEAR];
+        let mut options = [([Dir::N; 4], 0usize); MAX_NEAR];
         for (slot, &p) in options.iter_mut().zip(&self.near) {
             for d in safe_moves_or_straight(game, p).iter() {
                 slot.0[slot.1] = d;
@@ -211,10 +231,15 @@ pub(super) fn rule_move(game: &FastGame, id: usize) -> Dir {
     safe.iter().next().unwrap_or(dir)
 }
 
-/// The [`NEAR`] closest living riders to `me` (by distance between heads)
+/// The `n` closest living riders to `me` (by distance between heads)
 /// whose room meets `me`'s: the riders a 3+-rider search plays move by
 /// move.
-pub(super) fn nearest_rivals(eval: &mut Evaluator, root: &FastGame, me: usize) -> impl Iterator<Item = usize> {
+pub(super) fn nearest_rivals(
+    eval: &mut Evaluator,
+    root: &FastGame,
+    me: usize,
+    n: usize,
+) -> impl Iterator<Item = usize> {
     let head = root.head(me);
     let mut near: Vec<(u32, usize)> = (0..root.num_players())
         .filter(|&p| p != me && root.is_alive(p))
@@ -222,7 +247,7 @@ pub(super) fn nearest_rivals(eval: &mut Evaluator, root: &FastGame, me: usize) -
         .map(|p| (manhattan(head, root.head(p)), p))
         .collect();
     near.sort_unstable();
-    near.into_iter().take(NEAR).map(|(_, p)| p)
+    near.into_iter().take(n).map(|(_, p)| p)
 }
 
 pub(super) fn manhattan(a: Pos, b: Pos) -> u32 {
