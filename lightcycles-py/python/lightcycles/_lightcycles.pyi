@@ -34,6 +34,7 @@ __all__ = [
     "ReplayMismatch",
     "GameOver",
     "CallableTimeout",
+    "_parallel_step",
 ]
 
 #: The version of the crate the extension was built from (the package's version).
