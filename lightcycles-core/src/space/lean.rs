@@ -31,7 +31,7 @@ pub type Plane = [u64; MAX_SEARCH_SIDE as usize];
 
 /// The free cells of `state`, row by row (zero past the height).
 #[inline(always)]
-fn free_cells(state: &SearchState) -> Plane {
+pub fn free_cells(state: &SearchState) -> Plane {
     let w = state.config().width;
     let h = state.config().height as usize;
     let columns = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };

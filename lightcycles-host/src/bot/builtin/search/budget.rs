@@ -7,9 +7,10 @@
 //! `ms=MS` thinks less). Within its time it starts a deeper iteration only
 //! when that iteration, predicted from how the last one grew, would get
 //! most of its way in time ([`Budget::may_deepen`]), and abandons the
-//! running one when the time is up. The clock is read at every node: a reading costs tens of
-//! nanoseconds, a node microseconds (an evaluation of a 255 × 255 board,
-//! milliseconds), so a stop is never later than one node.
+//! running one when the time is up. The clock is read at every node: a
+//! reading costs tens of nanoseconds, a node microseconds (an evaluation of
+//! a 255 × 255 board, milliseconds), so a stop is never later than one
+//! node.
 //!
 //! With a node budget the clock is never read: the same position gives the
 //! same answer on every machine and every run, which is what tests and

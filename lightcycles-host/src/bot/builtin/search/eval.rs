@@ -186,7 +186,7 @@ impl Evaluator {
         let mine = self.chambers.bound(graph, &mine_plane[..h], graph.cell(my_head));
         let theirs = self.chambers.bound(graph, &theirs_plane[..h], graph.cell(their_head));
         let edges = if !separated && self.weights.edge != 0 {
-            let free = lean_free(state);
+            let free = lean::free_cells(state);
             lean_edges(&mine_plane[..h], &free[..h]) as i32 - lean_edges(&theirs_plane[..h], &free[..h]) as i32
         } else {
             0
@@ -253,17 +253,6 @@ impl Evaluator {
         space::reachable_with(game, game.head(a), &mut self.scratch);
         touches(game, self.scratch.reached(), game.head(b))
     }
-}
-
-/// The free cells of a lean state, one word per row.
-fn lean_free(state: &SearchState) -> Plane {
-    let w = state.config().width;
-    let columns = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
-    let mut free = [0u64; 64];
-    for (f, s) in free.iter_mut().zip(state.rows()) {
-        *f = !s & columns;
-    }
-    free
 }
 
 /// The edges of `cells` (pairs of a cell and a free 4-neighbour) on lean
@@ -414,7 +403,7 @@ mod tests {
         ];
         let game = drawn_game(&rows);
         let state = SearchState::from_game(&game).unwrap();
-        let free = lean_free(&state);
+        let free = lean::free_cells(&state);
         let h = 8;
         let mut block = [0u64; 64];
         for (y, row) in block[..h].iter_mut().enumerate() {

@@ -234,7 +234,7 @@ fn near_sets_how_many_riders_are_searched_move_by_move() {
         let e = SearchOptions::parse(bad).unwrap_err();
         assert!(e.contains("1 to 3"), "{bad}: {e}");
     }
-    // Each count plays the larger room, in paranoid and MaxN, and the
+    // Each count answers with a safe move, in paranoid and MaxN, and the
     // searched riders change the tree: one rival searched goes deeper
     // within the same nodes than three.
     let game = FastGame::seeded(&Config { width: 20, height: 18, players: 4, rock_density: 5, ..Config::default() }, 3)
