@@ -110,6 +110,13 @@ impl CellGraph {
         bits[i.word as usize] &= !(1 << i.bit);
     }
 
+    /// How many of `c`'s neighbours are set in `free`: the moves onward
+    /// from `c`, or its edges within the free cells.
+    #[inline]
+    pub fn free_degree(&self, free: &[u64], c: Cell) -> u32 {
+        self.neighbours(c).into_iter().filter(|&n| n != NONE && self.contains(free, n)).count() as u32
+    }
+
     /// The colour of `c` on a checkerboard: 0 or 1. Every move changes it.
     #[inline]
     pub fn color(&self, c: Cell) -> usize {

@@ -220,7 +220,7 @@ impl Filler {
     }
 
     fn onward(&self, graph: &CellGraph, cell: Cell) -> u32 {
-        graph.neighbours(cell).into_iter().filter(|&n| n != NONE && graph.contains(&self.free, n)).count() as u32
+        graph.free_degree(&self.free, cell)
     }
 
     /// The most moves from `head` (already solid) over the free cells, as
