@@ -73,8 +73,9 @@ pub struct GameClock {
     busiest: Option<(Duration, u32)>,
     deepest: u32,
     nodes: u64,
-    /// Answers and time by mode, in the order of [`Mode`].
-    by_mode: [(u32, Duration); 4],
+    /// Answers, time and the sum of the depths reached by mode, in the
+    /// order of [`Mode`].
+    by_mode: [(u32, Duration, u64); 4],
 }
 
 impl GameClock {
@@ -88,6 +89,7 @@ impl GameClock {
         let m = &mut self.by_mode[thought.mode as usize];
         m.0 += 1;
         m.1 += timing.wall;
+        m.2 += u64::from(thought.depth);
         if tick <= 1 {
             self.first = Some((timing, limit));
             return;
@@ -108,8 +110,14 @@ impl GameClock {
         let modes: Vec<String> = [Mode::Forced, Mode::Duel, Mode::Endgame, Mode::Multi]
             .iter()
             .zip(self.by_mode)
-            .filter(|(_, (n, _))| *n > 0)
-            .map(|(mode, (n, t))| format!("{} {n} ({:.1} ms)", mode.name(), ms(t) / n as f64))
+            .filter(|(_, (n, _, _))| *n > 0)
+            .map(|(mode, (n, t, depths))| {
+                let mean = ms(t) / n as f64;
+                match depths {
+                    0 => format!("{} {n} ({mean:.1} ms)", mode.name()),
+                    _ => format!("{} {n} ({mean:.1} ms, depth {:.1})", mode.name(), depths as f64 / n as f64),
+                }
+            })
             .collect();
         let first = self.first.map_or("-".into(), |(t, l)| format!("{} of {:.0}", show(&t), ms(l)));
         let slowest = self.slowest.map_or("-".into(), |(t, k, l)| format!("{} of {:.0} on tick {k}", show(&t), ms(l)));
@@ -159,12 +167,18 @@ mod tests {
         clock.record(2, limit, t(20, 20), &thought(Mode::Duel));
         clock.record(3, limit, t(60, 24), &thought(Mode::Duel));
         clock.record(4, limit, t(30, 26), &thought(Mode::Endgame));
+        clock.record(5, limit, t(0, 0), &Thought { depth: 0, ..thought(Mode::Forced) });
         let line = clock.summary();
-        assert!(line.starts_with("4 answers [duel 3 (160.0 ms), endgame 1 (30.0 ms)], 1 late;"), "{line}");
+        assert!(
+            line.starts_with(
+                "5 answers [forced 1 (0.0 ms), duel 3 (160.0 ms, depth 3.0), endgame 1 (30.0 ms, depth 3.0)], 1 late;"
+            ),
+            "{line}"
+        );
         assert!(line.contains("tick 1 400.00 ms (core 390.00, waiting 10.00) of 1000;"), "{line}");
         assert!(line.contains("slowest later 60.00 ms (core 24.00, waiting 36.00) of 50 on tick 3;"), "{line}");
         assert!(line.contains("most on a core 26.00 ms on tick 4;"), "{line}");
-        assert!(line.ends_with("deepest 3; nodes 40"), "{line}");
+        assert!(line.ends_with("deepest 3; nodes 50"), "{line}");
     }
 
     #[test]
