@@ -7,8 +7,9 @@ use lightcycles_core::SplitMix64;
 use crate::bot::builtin::floodfill::FloodfillBot;
 use crate::bot::builtin::fuzz::FuzzBot;
 use crate::bot::builtin::random::RandomBot;
+use crate::bot::builtin::search::budget::WORTH_STARTING;
 use crate::bot::builtin::search::eval::Weights;
-use crate::bot::builtin::search::multi::{Ffa, NEAR};
+use crate::bot::builtin::search::multi::{Ffa, FfaValue, NEAR};
 use crate::bot::builtin::search::{SearchBot, SearchOptions};
 use crate::bot::builtin::straight::StraightBot;
 use crate::bot::builtin::wallhug::WallhugBot;
@@ -45,9 +46,11 @@ impl Builtin {
             stats: false,
             ms: None,
             margin: None,
+            deepen: WORTH_STARTING,
             weights: Weights::DEFAULT,
             ffa: Ffa::Paranoid,
             near: NEAR,
+            value: FfaValue::Lead,
         }),
     ];
 
@@ -74,10 +77,13 @@ impl Builtin {
             Builtin::Search(_) => {
                 "alpha-beta on a chamber-aware Voronoi split, endgame filler; uses the tick's time less \
                  a margin (search:ms=MS: at most MS a tick; search:margin=MS: the margin, half the limit by \
-                 default; search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
+                 default; search:deepen=PCT: start a deeper iteration only when PCT % of it fits, 0 by default: \
+                 think the whole time; search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
                  search:cell=N, separated_cell=N, separated_bonus=N, edge=N: the evaluation's weights, 16, 24, 480, 0; \
                  search:ffa=paranoid|maxn|mcts: the search for 3+ riders, paranoid by default; \
-                 search:near=N: the riders it searches move by move, 1 to 3, 2 by default)"
+                 search:near=N: the riders it searches move by move, 1 to 3, 2 by default; \
+                 search:value=lead|own: what 3+ riders' paranoid search values, our space less the largest rival's \
+                 or ours alone)"
             }
         }
     }

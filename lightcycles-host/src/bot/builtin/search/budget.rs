@@ -4,10 +4,11 @@
 //! With a time the search must answer before the host's deadline on any
 //! machine, loaded or not, so by default it keeps half the limit as a
 //! margin ([`DEFAULT_MARGIN_SHARE`]; `builtin:search:margin=MS` sets it,
-//! `ms=MS` thinks less). Within its time it starts a deeper iteration only
-//! when that iteration, predicted from how the last one grew, would get
-//! most of its way in time ([`Budget::may_deepen`]), and abandons the
-//! running one when the time is up. The clock is read at every node: a
+//! `ms=MS` thinks less). Within its time it starts a deeper iteration
+//! while any time is left, or with `deepen=PCT` only when that share of
+//! the iteration, predicted from how the last one grew, would fit
+//! ([`Budget::may_deepen`]), and abandons the running one when the time
+//! is up. The clock is read at every node: a
 //! reading costs tens of nanoseconds, a node microseconds (an evaluation of
 //! a 255 × 255 board, milliseconds), so a stop is never later than one
 //! node.
@@ -30,13 +31,16 @@ const DEFAULT_GROWTH: f64 = 3.0;
 const MIN_GROWTH: f64 = 1.5;
 const MAX_GROWTH: f64 = 8.0;
 
-/// The share of an iteration that must fit in the time left for it to be
-/// worth starting. An iteration cut short still counts once its first root
-/// move (the last best) is searched: a later move found better is then
-/// taken ([`super::alphabeta`]'s `deepen`). Alpha-beta spends most of an
-/// iteration on that first move and refutes the others quickly, so an
-/// iteration that gets 60 % of its way has done most of what it can.
-const WORTH_STARTING: f64 = 0.6;
+/// The share of an iteration, in percent, that must be predicted to fit in
+/// the time left for it to start (`builtin:search:deepen=PCT`). By default
+/// none: a deeper iteration starts whenever any time is left, so the search
+/// thinks for its whole time. An iteration cut short still counts once its
+/// first root move (the last best) is searched, as a later move found
+/// better is then taken ([`super::alphabeta`]'s `deepen`), and what it
+/// searched stays in the transposition table the next tick starts from.
+/// Against a1k0n's 2010 bot at 45 ms each, 27 of 50 games with 0 against
+/// 20 of 50 with 60 on the same seeds (docs/search-bot.md).
+pub const WORTH_STARTING: u32 = 0;
 
 /// The time one answer may think under a tick's `limit`: the limit less
 /// `margin` (half the limit when None), and at most `ms` when given.
@@ -81,6 +85,8 @@ pub struct Budget {
     /// When the last iteration ended (from `start`), and how long it took.
     mark: Duration,
     last_span: Option<Duration>,
+    /// [`WORTH_STARTING`], or what `deepen=PCT` says, as a share.
+    worth_starting: f64,
 }
 
 impl Budget {
@@ -95,6 +101,7 @@ impl Budget {
                 stopped: false,
                 mark: Duration::ZERO,
                 last_span: None,
+                worth_starting: f64::from(WORTH_STARTING) / 100.0,
             },
             Limit::Nodes(n) => Budget {
                 start,
@@ -104,8 +111,17 @@ impl Budget {
                 stopped: false,
                 mark: Duration::ZERO,
                 last_span: None,
+                worth_starting: f64::from(WORTH_STARTING) / 100.0,
             },
         }
+    }
+
+    /// Starts a deeper iteration when `percent` of it (0 to 100) is
+    /// predicted to fit in the time left: 0 starts one whenever any time
+    /// is left, so the search thinks for its whole time.
+    pub fn deepen_at(mut self, percent: u32) -> Budget {
+        self.worth_starting = f64::from(percent.min(100)) / 100.0;
+        self
     }
 
     /// A budget of `n` nodes that starts now.
@@ -137,9 +153,9 @@ impl Budget {
     /// as each iteration ends. With a time: when the next iteration,
     /// taken to grow from the last as the last grew from the one before
     /// (between [`MIN_GROWTH`] and [`MAX_GROWTH`] times; [`DEFAULT_GROWTH`]
-    /// before two were seen), would get [`WORTH_STARTING`] of its way
-    /// before the time is up: an iteration that cannot search its first
-    /// move is time lost. With a node budget:
+    /// before two were seen), would get the `deepen` share of its way
+    /// before the time is up ([`WORTH_STARTING`], none, by default: any
+    /// time left will do). With a node budget:
     /// while less than half of it is spent (an iteration costs more than
     /// all before it together), so a search never stops halfway by accident
     /// of the count either.
@@ -158,7 +174,7 @@ impl Budget {
         };
         self.mark = now;
         self.last_span = Some(span);
-        now + span.mul_f64(growth * WORTH_STARTING) <= hard
+        now + span.mul_f64(growth * self.worth_starting) <= hard
     }
 
     /// Nodes spent so far.
@@ -177,7 +193,16 @@ impl Budget {
             now + h.saturating_sub(now).mul_f64(share)
         });
         let mark = self.start.elapsed();
-        Budget { start: self.start, hard, max_nodes, nodes: 0, stopped: self.stopped, mark, last_span: None }
+        Budget {
+            start: self.start,
+            hard,
+            max_nodes,
+            nodes: 0,
+            stopped: self.stopped,
+            mark,
+            last_span: None,
+            worth_starting: self.worth_starting,
+        }
     }
 
     /// Counts the nodes a part spent against this budget.
@@ -228,24 +253,44 @@ mod tests {
     }
 
     #[test]
-    fn a_deeper_iteration_starts_only_when_it_would_end_in_time() {
+    fn at_deepen_60_a_deeper_iteration_starts_only_when_60_percent_would_end_in_time() {
         // 40 ms in, after one iteration: the next is taken to take three
         // times as long, 120 ms; 60 % of it, 72 ms, ends past the 100 ms.
         let start = Instant::now() - Duration::from_millis(40);
-        let mut b = Budget::new(start, Limit::Time(Duration::from_millis(100)));
+        let mut b = Budget::new(start, Limit::Time(Duration::from_millis(100))).deepen_at(60);
         assert!(!b.may_deepen());
         // 20 ms in: 60 % of 60 ms more is 36, ending at 56, in time.
         let start = Instant::now() - Duration::from_millis(20);
-        let mut b = Budget::new(start, Limit::Time(Duration::from_millis(100)));
+        let mut b = Budget::new(start, Limit::Time(Duration::from_millis(100))).deepen_at(60);
         assert!(b.may_deepen());
         // The growth is measured: an iteration of 100 ms, then one of 150
         // ms, 250 ms in: the next is taken to take 225 ms, 60 % of it ending
         // at 385, in the 400 ms (taken three times as long, it would not).
-        let mut b = Budget::new(Instant::now() - Duration::from_millis(250), Limit::Time(Duration::from_millis(400)));
+        let mut b = Budget::new(Instant::now() - Duration::from_millis(250), Limit::Time(Duration::from_millis(400)))
+            .deepen_at(60);
         b.mark = Duration::from_millis(100);
         b.last_span = Some(Duration::from_millis(100));
         assert!(b.may_deepen());
         assert!(b.last_span.is_some_and(|s| s >= Duration::from_millis(150)));
+    }
+
+    #[test]
+    fn by_default_an_iteration_starts_while_any_time_is_left() {
+        // 40 ms in of 100, as above: 60 % of the next iteration does not
+        // fit, but by default (0 %) a deeper one starts anyway.
+        let start = Instant::now() - Duration::from_millis(40);
+        assert!(!Budget::new(start, Limit::Time(Duration::from_millis(100))).deepen_at(60).may_deepen());
+        assert!(Budget::new(start, Limit::Time(Duration::from_millis(100))).may_deepen());
+        assert_eq!(WORTH_STARTING, 0);
+        // At 100 % the whole of it must fit: 20 ms in, 60 ms more ends at
+        // 80, in time; 30 ms in, 90 more ends at 120, too late.
+        let start = Instant::now() - Duration::from_millis(20);
+        assert!(Budget::new(start, Limit::Time(Duration::from_millis(100))).deepen_at(100).may_deepen());
+        let start = Instant::now() - Duration::from_millis(30);
+        assert!(!Budget::new(start, Limit::Time(Duration::from_millis(100))).deepen_at(100).may_deepen());
+        // With no time left nothing starts, whatever the share.
+        let start = Instant::now() - Duration::from_millis(120);
+        assert!(!Budget::new(start, Limit::Time(Duration::from_millis(100))).may_deepen());
     }
 
     #[test]

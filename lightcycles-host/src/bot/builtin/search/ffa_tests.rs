@@ -5,7 +5,10 @@ use std::time::{Duration, Instant};
 use lightcycles_core::space::safe_moves;
 use lightcycles_core::{Action, Config, Dir, Engine, FastGame, SplitMix64};
 
-use super::multi::Ffa;
+use super::budget::Budget;
+use super::cells::CellGraph;
+use super::eval::Weights;
+use super::multi::{Ffa, FfaValue, Paranoid};
 use super::testing::drawn_position;
 use super::{Mode, SearchBot, SearchOptions, Thought};
 use crate::bot::BotContext;
@@ -251,4 +254,39 @@ fn near_sets_how_many_riders_are_searched_move_by_move() {
             .collect();
         assert!(depths[0] > depths[2], "{ffa:?}: depths {depths:?} for near=1, 2, 3");
     }
+}
+
+#[test]
+fn value_own_counts_our_space_alone_and_lead_is_the_default() {
+    assert_eq!(SearchOptions::default().value, FfaValue::Lead);
+    assert_eq!(SearchOptions::parse(":value=lead").unwrap(), SearchOptions::default());
+    let o = SearchOptions::parse(":nodes=9:near=1:value=own").unwrap();
+    assert_eq!((o.value, o.to_string().as_str()), (FfaValue::Own, ":nodes=9:near=1:value=own"));
+    let e = SearchOptions::parse(":value=max").unwrap_err();
+    assert!(e.contains("lead or own"), "{e}");
+    // We (A) share 60 cells of the top with B; C rides alone in the 174
+    // below the wall. Against the largest rival's space our half of the
+    // top is far behind; on its own it is worth its cells.
+    let mut rows = vec![
+        "................", //
+        ".aA.........Bb..", //
+        "................", //
+        "................", //
+        "################", //
+    ];
+    rows.extend(std::iter::repeat("................").take(5));
+    rows.push(".......cC.......");
+    rows.extend(std::iter::repeat("................").take(5));
+    let game = FastGame::from_position(&drawn_position(&rows)).unwrap();
+    let graph = CellGraph::new(game.layout());
+    let value = |v: FfaValue| {
+        let mut search = Paranoid::new(0).with_value(v);
+        let decision = search.choose(&graph, &game, &mut Budget::nodes(2000)).expect("a safe move");
+        assert!(safe_moves(&game, 0).contains(decision.dir), "{v:?}: {decision:?}");
+        decision.value
+    };
+    let (lead, own) = (value(FfaValue::Lead), value(FfaValue::Own));
+    let cell = Weights::DEFAULT.cell;
+    assert!(lead < -100 * cell, "behind C's room by over 100 cells: {lead}");
+    assert!((20 * cell..=60 * cell).contains(&own), "20 to 60 cells of the top: {own}");
 }

@@ -50,7 +50,7 @@ use self::endgame::Filler;
 use self::eval::{Evaluator, Weights};
 use self::maxn::MaxN;
 use self::mcts::Mcts;
-use self::multi::{Ffa, Paranoid};
+use self::multi::{Ffa, FfaValue, Paranoid};
 use self::stats::{AnswerClock, GameClock};
 use crate::bot::seed::bot_seed;
 use crate::bot::{Bot, BotContext, Reply, Turn};
@@ -72,6 +72,10 @@ pub struct SearchOptions {
     /// `margin=MS`: the time of each limit kept free of thinking (by
     /// default half the limit).
     pub margin: Option<u64>,
+    /// `deepen=PCT`: a deeper iteration starts when this share of it is
+    /// predicted to fit in the time left (0 to 100; 0, the default, thinks
+    /// for the whole time).
+    pub deepen: u32,
     /// The weights of the evaluation (`cell=N`, `separated_cell=N`,
     /// `separated_bonus=N`, `edge=N`).
     pub weights: Weights,
@@ -80,6 +84,9 @@ pub struct SearchOptions {
     /// `near=N`: how many opponents the paranoid and MaxN searches play
     /// move by move (the nearest who share our room; 2 by default).
     pub near: usize,
+    /// `value=lead|own`: what the paranoid search values for three riders
+    /// or more (our space less the largest rival's, or ours alone).
+    pub value: FfaValue,
 }
 
 impl Default for SearchOptions {
@@ -89,9 +96,11 @@ impl Default for SearchOptions {
             stats: false,
             ms: None,
             margin: None,
+            deepen: budget::WORTH_STARTING,
             weights: Weights::DEFAULT,
             ffa: Ffa::Paranoid,
             near: multi::NEAR,
+            value: FfaValue::Lead,
         }
     }
 }
@@ -144,6 +153,16 @@ impl SearchOptions {
                     Ok(n) if n >= 1 => options.nodes = Some(n),
                     _ => return Err(format!("nodes={n}: expected a whole number of nodes, 1 or more")),
                 }
+            } else if let Some(p) = option.strip_prefix("deepen=") {
+                match p.parse::<u32>() {
+                    Ok(p) if p <= 100 => options.deepen = p,
+                    _ => return Err(format!("deepen={p}: expected a percentage, 0 to 100")),
+                }
+            } else if let Some(name) = option.strip_prefix("value=") {
+                match FfaValue::from_name(name) {
+                    Some(value) => options.value = value,
+                    None => return Err(format!("value={name}: expected lead or own")),
+                }
             } else if let Some(n) = option.strip_prefix("near=") {
                 match n.parse::<usize>() {
                     Ok(n) if (1..=multi::MAX_NEAR).contains(&n) => options.near = n,
@@ -165,7 +184,7 @@ impl SearchOptions {
                 }
             } else {
                 return Err(format!(
-                    "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, stats, ffa=paranoid|maxn|mcts, near=N, \
+                    "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, deepen=PCT, stats, ffa=paranoid|maxn|mcts, near=N, value=lead|own, \
                      cell=N, separated_cell=N, separated_bonus=N and edge=N"
                 ));
             }
@@ -185,6 +204,9 @@ impl fmt::Display for SearchOptions {
         if let Some(ms) = self.margin {
             write!(f, ":margin={ms}")?;
         }
+        if self.deepen != budget::WORTH_STARTING {
+            write!(f, ":deepen={}", self.deepen)?;
+        }
         if self.stats {
             f.write_str(":stats")?;
         }
@@ -193,6 +215,9 @@ impl fmt::Display for SearchOptions {
         }
         if self.near != multi::NEAR {
             write!(f, ":near={}", self.near)?;
+        }
+        if self.value != FfaValue::default() {
+            write!(f, ":value={}", self.value.name())?;
         }
         let (w, d) = (self.weights, Weights::DEFAULT);
         for (name, value, default) in [
@@ -284,7 +309,7 @@ impl SearchBot {
             Some(n) => Limit::Nodes(n),
             None => Limit::Time(budget::thinking_time(limit, ms(self.options.ms), ms(self.options.margin))),
         };
-        let mut budget = Budget::new(start, limit);
+        let mut budget = Budget::new(start, limit).deepen_at(self.options.deepen);
         let memory = self.memory.get_or_insert_with(|| Memory {
             graph: CellGraph::new(game.layout()),
             duel: None,
@@ -340,7 +365,9 @@ impl SearchBot {
                 let decision = match self.options.ffa {
                     Ffa::Paranoid => memory
                         .paranoid
-                        .get_or_insert_with(|| Paranoid::with_weights(me, weights).with_near(near))
+                        .get_or_insert_with(|| {
+                            Paranoid::with_weights(me, weights).with_near(near).with_value(self.options.value)
+                        })
                         .choose(graph, game, &mut budget),
                     Ffa::MaxN => memory
                         .maxn
@@ -450,11 +477,31 @@ mod tests {
 
     #[test]
     fn options_print_as_they_are_written() {
-        for text in ["", ":nodes=20000", ":stats", ":nodes=5:stats", ":ms=45", ":ms=45:margin=5", ":margin=0:stats"] {
+        for text in [
+            "",
+            ":nodes=20000",
+            ":stats",
+            ":nodes=5:stats",
+            ":ms=45",
+            ":ms=45:margin=5",
+            ":margin=0:stats",
+            ":ms=45:deepen=60",
+        ] {
             assert_eq!(SearchOptions::parse(text).unwrap().to_string(), text);
         }
         assert_eq!(SearchOptions::parse(":stats:nodes=5").unwrap().to_string(), ":nodes=5:stats");
         assert!(SearchOptions::parse("nodes=5").is_err(), "options follow a colon");
+    }
+
+    #[test]
+    fn deepen_takes_a_percentage_and_0_is_the_default() {
+        assert_eq!(SearchOptions::parse(":deepen=60").unwrap().deepen, 60);
+        assert_eq!(SearchOptions::parse(":deepen=100").unwrap().deepen, 100);
+        assert_eq!(SearchOptions::parse(":deepen=0").unwrap(), SearchOptions::default(), "0 is the default");
+        for bad in [":deepen=101", ":deepen=-1", ":deepen=x", ":deepen="] {
+            let e = SearchOptions::parse(bad).unwrap_err();
+            assert!(e.contains("expected a percentage, 0 to 100"), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -14,9 +14,10 @@
 //!   without branching on them.
 //!
 //! Positions are valued by our chamber-bounded Voronoi space against the
-//! largest space of any other rider; the end of our own ride is a loss
-//! counted in ticks (later is better), being the last rider a win. Moves are
-//! applied together with the engine's `step`, as in the game.
+//! largest space of any other rider (with `value=own`, by ours alone); the
+//! end of our own ride is a loss counted in ticks (later is better), being
+//! the last rider a win. Moves are applied together with the engine's
+//! `step`, as in the game.
 
 use lightcycles_core::space::{safe_moves, safe_moves_or_straight};
 use lightcycles_core::{Action, Dir, Engine, FastGame, Pos};
@@ -58,6 +59,37 @@ impl Ffa {
     }
 }
 
+/// What the paranoid search values at its leaves: the `value=` option of
+/// `builtin:search` (three riders or more).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FfaValue {
+    /// Our chamber-bounded space less the largest of any other rider's:
+    /// the last rider wins, so a rival's room counts against ours.
+    #[default]
+    Lead,
+    /// Our chamber-bounded space alone: grow our own room and leave the
+    /// others to each other.
+    Own,
+}
+
+impl FfaValue {
+    /// Every valuation, in the order of the option's help.
+    pub const ALL: [FfaValue; 2] = [FfaValue::Lead, FfaValue::Own];
+
+    /// The option's value: `lead` or `own`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FfaValue::Lead => "lead",
+            FfaValue::Own => "own",
+        }
+    }
+
+    /// The valuation called `name`.
+    pub fn from_name(name: &str) -> Option<FfaValue> {
+        FfaValue::ALL.into_iter().find(|v| v.name() == name)
+    }
+}
+
 /// How many opponents are searched move by move unless `near=N` says
 /// otherwise.
 pub const NEAR: usize = 2;
@@ -72,6 +104,8 @@ pub struct Paranoid {
     me: usize,
     /// How many opponents are searched move by move (`near=N`).
     near_count: usize,
+    /// What the leaves are worth (`value=`).
+    value: FfaValue,
     eval: Evaluator,
     stack: Vec<FastGame>,
     near: Vec<usize>,
@@ -89,6 +123,7 @@ impl Paranoid {
         Paranoid {
             me,
             near_count: NEAR,
+            value: FfaValue::Lead,
             eval: Evaluator::with_weights(weights),
             stack: Vec::new(),
             near: Vec::new(),
@@ -99,6 +134,12 @@ impl Paranoid {
     /// Searches the `n` nearest opponents move by move (1 to [`MAX_NEAR`]).
     pub fn with_near(mut self, n: usize) -> Paranoid {
         self.near_count = n.clamp(1, MAX_NEAR);
+        self
+    }
+
+    /// Values the leaves by `value`.
+    pub fn with_value(mut self, value: FfaValue) -> Paranoid {
+        self.value = value;
         self
     }
 
@@ -209,8 +250,11 @@ impl Paranoid {
     fn leaf(&mut self, graph: &CellGraph, ply: usize) -> i32 {
         let game = &self.stack[ply];
         self.eval.spaces(graph, game, &mut self.spaces);
-        let rival = (0..game.num_players()).filter(|&p| p != self.me).map(|p| self.spaces[p]).max().unwrap_or(0);
-        self.eval.value(false, self.spaces[self.me], rival)
+        let rival = match self.value {
+            FfaValue::Lead => (0..game.num_players()).filter(|&p| p != self.me).map(|p| self.spaces[p]).max(),
+            FfaValue::Own => None,
+        };
+        self.eval.value(false, self.spaces[self.me], rival.unwrap_or(0))
     }
 }
 
