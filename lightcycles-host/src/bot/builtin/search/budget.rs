@@ -282,12 +282,14 @@ mod tests {
         assert!(!Budget::new(start, Limit::Time(Duration::from_millis(100))).deepen_at(60).may_deepen());
         assert!(Budget::new(start, Limit::Time(Duration::from_millis(100))).may_deepen());
         assert_eq!(WORTH_STARTING, 0);
-        // At 100 % the whole of it must fit: 20 ms in, 60 ms more ends at
-        // 80, in time; 30 ms in, 90 more ends at 120, too late.
-        let start = Instant::now() - Duration::from_millis(20);
-        assert!(Budget::new(start, Limit::Time(Duration::from_millis(100))).deepen_at(100).may_deepen());
-        let start = Instant::now() - Duration::from_millis(30);
-        assert!(!Budget::new(start, Limit::Time(Duration::from_millis(100))).deepen_at(100).may_deepen());
+        // At 100 % the whole of it must fit: 100 ms in of 1000, 300 ms
+        // more ends at 400, in time; 300 ms in, 900 more ends at 1200, too
+        // late.
+        let second = Limit::Time(Duration::from_millis(1000));
+        let start = Instant::now() - Duration::from_millis(100);
+        assert!(Budget::new(start, second).deepen_at(100).may_deepen());
+        let start = Instant::now() - Duration::from_millis(300);
+        assert!(!Budget::new(start, second).deepen_at(100).may_deepen());
         // With no time left nothing starts, whatever the share.
         let start = Instant::now() - Duration::from_millis(120);
         assert!(!Budget::new(start, Limit::Time(Duration::from_millis(100))).may_deepen());
