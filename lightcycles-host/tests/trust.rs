@@ -76,7 +76,10 @@ fn honest_bots_of_every_form_play_the_same_games_at_any_j_with_no_fault() {
         let results = dir.path().join(format!("r{run}.jsonl"));
         let mut command = lightcycles();
         command.args(["tournament", &python, &json, c_plugin(), "-g", "4", "-j", jobs, "--log-every", "0"]);
-        command.args(BOARD).arg("--results").arg(&results);
+        // A second a tick: the promise is the same games at any -j, and a
+        // CI machine that stalls both cores past 50 ms (seen once, both
+        // bots of one game timed out together) must not break it.
+        command.args(BOARD).args(["--time-ms", "1000"]).arg("--results").arg(&results);
         let out = output_within(command, 300);
         assert!(out.status.success(), "-j {jobs}: {}", text(&out.stderr));
         let games = games_of(&results);
