@@ -756,6 +756,27 @@ fn a_recorded_game_fed_back_into_each_bot_form_gives_its_answers_again() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("straight now answers"), "{}", text(&out.stdout));
+    // --keep-going: every observation is sent, each answer of a traced
+    // search bot is a line on stderr, and the count of differences is told.
+    let recorded = replay(dir.path(), 0);
+    let decided = recorded.result.eliminated_at[1].unwrap_or(recorded.result.ticks) as usize;
+    let out = lightcycles()
+        .args(["replay", "feed"])
+        .arg(dir.path().join("sim_0.json"))
+        .args(["--seat", "1", "builtin:search:nodes=200:trace", "--keep-going"])
+        .output()
+        .unwrap();
+    let differ = " answers differ\n";
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    let traced: Vec<&str> = stderr.lines().filter(|l| l.starts_with("search trace: ")).collect();
+    assert_eq!(traced.len(), decided, "a line per answer: {stderr}");
+    for (k, line) in traced.iter().enumerate() {
+        assert!(line.contains(&format!("seat 1: tick {} ", k + 1)) && line.contains("(me)"), "{line}");
+    }
+    if out.status.code() == Some(1) {
+        assert!(text(&out.stdout).ends_with(&format!(" of {decided}{differ}")), "{}", text(&out.stdout));
+    }
     // The observation of tick 3 of the teed game, seat 0, is the line its bot was sent then.
     let lines: Vec<String> = std::fs::read_to_string(&sent).unwrap().lines().map(str::to_string).collect();
     let (_, dir) = play(&games[1], &["-r", "1", "-s", "4", "--width", "20", "--height", "16", "--time-ms", "500"]);

@@ -161,6 +161,11 @@ pub struct FeedArgs {
     /// replay records no seed); default the replay's seed.
     #[arg(long, value_name = "SEED")]
     pub seed: Option<u64>,
+    /// Go on past the first answer that differs: send every observation to
+    /// the end (or --until) and report how many answers differ (to follow
+    /// a bot's own log, e.g. builtin:search:trace, through a whole game).
+    #[arg(long = "keep-going", conflicts_with = "observation")]
+    pub keep_going: bool,
     /// Resource limits and plugin isolation.
     #[command(flatten)]
     pub hosting: HostingArgs,

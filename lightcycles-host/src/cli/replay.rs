@@ -73,7 +73,8 @@ pub(crate) fn feed(args: &FeedArgs, out: &mut dyn Write) -> Result<(), Failure> 
     let entrant =
         spec::entrants(std::slice::from_ref(bot), None, &hosting).map_err(|e| bad_input(e.to_string()))?.remove(0);
     let game = args.game.or_else(|| game_of_file(&args.file)).unwrap_or(0);
-    let options = FeedOptions { seat: args.seat, until: args.until, limits, game, seed: args.seed };
+    let options =
+        FeedOptions { seat: args.seat, until: args.until, limits, game, seed: args.seed, keep_going: args.keep_going };
     let fed = feed::feed(&replay, &entrant, &options).map_err(|e| bad_input(format!("{shown}: {e}")))?;
     let name = crate::io::untrusted::terminal_text(&entrant.name);
     let seat = args.seat;
@@ -85,12 +86,16 @@ pub(crate) fn feed(args: &FeedArgs, out: &mut dyn Write) -> Result<(), Failure> 
                 .map_err(stdout_failure)
         }
         Some(d) => {
-            let line = format!(
+            let mut line = format!(
                 "{shown}: seat {seat}: tick {}: recorded {}, {name} now answers {}\n",
                 d.tick,
                 said(&d.recorded),
                 said(&d.now)
             );
+            if args.keep_going {
+                let differ = fed.answers.iter().filter(|a| !a.matches()).count();
+                line += &format!("{shown}: seat {seat}: {differ} of {} answers differ\n", fed.answers.len());
+            }
             write_out(out, &line).map_err(stdout_failure)?;
             Err(Failure {
                 code: 1,

@@ -30,6 +30,11 @@ pub struct FeedOptions {
     /// The seed the bot is made with: the replay's, or this for a game on a
     /// map file (whose replay has none).
     pub seed: Option<u64>,
+    /// Go on past the first difference, to the end (or `until`): every
+    /// recorded observation is sent and every answer compared, as when
+    /// following a bot's own reasoning (a traced `builtin:search`) through
+    /// a whole recorded game.
+    pub keep_going: bool,
 }
 
 /// One answer compared.
@@ -53,7 +58,8 @@ impl Compared {
 /// What feeding found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fed {
-    /// Every answer asked, in tick order, up to and with the first that differs.
+    /// Every answer asked, in tick order, up to and with the first that
+    /// differs (with `keep_going`, every one).
     pub answers: Vec<Compared>,
     /// The first answer that differs, if one does.
     pub first_difference: Option<Compared>,
@@ -151,7 +157,8 @@ pub fn recorded_limits(replay: &Replay, seat: usize) -> Option<(Limits, Duration
 /// Sends `bot` every observation seat `options.seat` received, in order
 /// (with the time bank it was told it had, when it had one), each under
 /// the seat's limit and that bank, and compares each answer with the recorded
-/// one; stops at the first difference (or after `options.until`).
+/// one; stops at the first difference (unless `options.keep_going`) or after
+/// `options.until`.
 pub fn feed(replay: &Replay, bot: &Entrant, options: &FeedOptions) -> Result<Fed, FeedError> {
     let decided = decisions(replay, options.seat)?;
     let (limits, margin) = match (options.limits, recorded_limits(replay, options.seat)) {
@@ -181,9 +188,11 @@ pub fn feed(replay: &Replay, bot: &Entrant, options: &FeedOptions) -> Result<Fed
         };
         let compared = Compared { tick, recorded, now: answer_of(&reply) };
         fed.answers.push(compared.clone());
-        if !compared.matches() {
+        if !compared.matches() && fed.first_difference.is_none() {
             fed.first_difference = Some(compared);
-            break;
+            if !options.keep_going {
+                break;
+            }
         }
     }
     Ok(fed)
@@ -212,7 +221,7 @@ mod tests {
     }
 
     fn options(seat: usize) -> FeedOptions {
-        FeedOptions { seat, until: None, limits: None, game: 0, seed: None }
+        FeedOptions { seat, until: None, limits: None, game: 0, seed: None, keep_going: false }
     }
 
     #[test]
@@ -237,6 +246,25 @@ mod tests {
         let before = FeedOptions { until: Some(first.tick - 1), ..options(0) };
         let fed = feed(&replay, &entrant("builtin:straight"), &before).unwrap();
         assert_eq!((fed.first_difference, fed.answers.len() as u32), (None, first.tick - 1));
+    }
+
+    #[test]
+    fn keep_going_sends_every_observation_and_keeps_the_first_difference() {
+        let replay = recorded(&["builtin:floodfill", "builtin:random"], 5);
+        let stopped = feed(&replay, &entrant("builtin:straight"), &options(0)).unwrap();
+        let going = FeedOptions { keep_going: true, ..options(0) };
+        let fed = feed(&replay, &entrant("builtin:straight"), &going).unwrap();
+        let decided = replay.result.eliminated_at[0].unwrap_or(replay.result.ticks);
+        assert_eq!(fed.answers.len() as u32, decided, "every tick the seat decided, past the difference");
+        assert_eq!(fed.first_difference, stopped.first_difference, "the first difference is still the first");
+        assert_eq!(fed.answers[..stopped.answers.len()], stopped.answers[..]);
+        let ticks: Vec<u32> = fed.answers.iter().map(|a| a.tick).collect();
+        assert_eq!(ticks, (1..=decided).collect::<Vec<u32>>(), "in tick order, none skipped");
+        // The recorded bot itself still gives every answer again.
+        let same = feed(&replay, &entrant("builtin:floodfill"), &going).unwrap();
+        assert_eq!((same.first_difference, same.answers.len() as u32), (None, decided));
+        let until = FeedOptions { until: Some(5), ..going };
+        assert_eq!(feed(&replay, &entrant("builtin:straight"), &until).unwrap().answers.len(), 5);
     }
 
     #[test]

@@ -44,6 +44,7 @@ impl Builtin {
         Builtin::Search(SearchOptions {
             nodes: None,
             stats: false,
+            trace: false,
             ms: None,
             margin: None,
             deepen: WORTH_STARTING,
@@ -79,6 +80,7 @@ impl Builtin {
                  a margin (search:ms=MS: at most MS a tick; search:margin=MS: the margin, half the limit by \
                  default; search:deepen=PCT: start a deeper iteration only when PCT % of it fits, 0 by default: \
                  think the whole time; search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
+                 search:trace: a line per answer on stderr (its search, depth, value, every rider's space); \
                  search:cell=N, separated_cell=N, separated_bonus=N, edge=N: the evaluation's weights, 16, 24, 480, 0; \
                  search:ffa=paranoid|maxn|mcts: the search for 3+ riders, paranoid by default; \
                  search:near=N: the riders it searches move by move, 1 to 3, 2 by default; \

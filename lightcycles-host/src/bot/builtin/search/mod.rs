@@ -66,6 +66,11 @@ pub struct SearchOptions {
     pub nodes: Option<u64>,
     /// Print a line of statistics per game on stderr.
     pub stats: bool,
+    /// `trace`: print a line per answer on stderr (the tick, the search,
+    /// its depth and value, and each living rider's space), to follow the
+    /// bot's judgement through a game (`lightcycles replay feed
+    /// --keep-going` replays a recorded one).
+    pub trace: bool,
     /// `ms=MS`: think at most this long per answer (within the limit less
     /// the margin), as a bot holding itself to its own budget does.
     pub ms: Option<u64>,
@@ -94,6 +99,7 @@ impl Default for SearchOptions {
         SearchOptions {
             nodes: None,
             stats: false,
+            trace: false,
             ms: None,
             margin: None,
             deepen: budget::WORTH_STARTING,
@@ -137,6 +143,8 @@ impl SearchOptions {
         for option in list.split(':') {
             if option == "stats" {
                 options.stats = true;
+            } else if option == "trace" {
+                options.trace = true;
             } else if let Some((key @ ("ms" | "margin"), ms)) = option.split_once('=') {
                 let slot = if key == "ms" { &mut options.ms } else { &mut options.margin };
                 match ms.parse::<u64>() {
@@ -184,7 +192,7 @@ impl SearchOptions {
                 }
             } else {
                 return Err(format!(
-                    "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, deepen=PCT, stats, ffa=paranoid|maxn|mcts, near=N, value=lead|own, \
+                    "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, deepen=PCT, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=lead|own, \
                      cell=N, separated_cell=N, separated_bonus=N and edge=N"
                 ));
             }
@@ -209,6 +217,9 @@ impl fmt::Display for SearchOptions {
         }
         if self.stats {
             f.write_str(":stats")?;
+        }
+        if self.trace {
+            f.write_str(":trace")?;
         }
         if self.ffa != Ffa::default() {
             write!(f, ":ffa={}", self.ffa.name())?;
@@ -268,6 +279,11 @@ pub struct Thought {
     pub mode: Mode,
     /// The deepest iteration completed (ticks, or moves in the endgame).
     pub depth: u32,
+    /// What the search found the move worth, from the bot's side: in the
+    /// evaluation's units ([`eval::CELL`] a cell of space) for a duel or
+    /// three riders, the most moves the region allows in the endgame, 0
+    /// for a forced move.
+    pub value: i32,
     /// Nodes searched.
     pub nodes: u64,
 }
@@ -319,7 +335,7 @@ impl SearchBot {
             filler: Filler::new(),
             eval: Evaluator::with_weights(self.options.weights),
         });
-        let straight = Thought { dir: game.dir(me), mode: Mode::Forced, depth: 0, nodes: 0 };
+        let straight = Thought { dir: game.dir(me), mode: Mode::Forced, depth: 0, value: 0, nodes: 0 };
         if !game.is_alive(me) || game.is_over() {
             return straight;
         }
@@ -337,6 +353,7 @@ impl SearchBot {
                     dir: f.dir,
                     mode: Mode::Endgame,
                     depth: f.depth,
+                    value: f.bound as i32,
                     nodes: 0,
                 })
             }
@@ -357,6 +374,7 @@ impl SearchBot {
                     dir: d.dir,
                     mode: if d.forced { Mode::Forced } else { Mode::Duel },
                     depth: d.depth,
+                    value: d.value,
                     nodes: 0,
                 })
             }
@@ -387,6 +405,7 @@ impl SearchBot {
                     dir: d.dir,
                     mode: if d.forced { Mode::Forced } else { Mode::Multi },
                     depth: d.depth,
+                    value: d.value,
                     nodes: 0,
                 })
             }
@@ -394,6 +413,37 @@ impl SearchBot {
         let mut thought = thought.unwrap_or(straight);
         thought.nodes = budget.spent();
         thought
+    }
+}
+
+impl SearchBot {
+    /// The `trace` line of one answer: where, what was chosen and why, and
+    /// the space of every living rider as the evaluation counts it at the
+    /// root (chamber-bounded Voronoi cells, or rooms once apart).
+    fn trace_line(&mut self, game: &FastGame, me: usize, thought: &Thought) -> String {
+        let (g, seed, seat) = (self.ctx.game, self.ctx.seed, self.ctx.seat);
+        let mut line = format!(
+            "search trace: game {g} seed {seed} seat {seat}: tick {} {} {}, depth {}, ",
+            game.tick() + 1,
+            thought.mode.name(),
+            thought.dir,
+            thought.depth,
+        );
+        line += &match thought.mode {
+            Mode::Endgame => format!("bound {}", thought.value),
+            _ => format!("value {}", thought.value),
+        };
+        line += &format!(", {} nodes", thought.nodes);
+        if let Some(memory) = self.memory.as_mut() {
+            let mut spaces = vec![0; game.num_players()];
+            memory.eval.spaces(&memory.graph, game, &mut spaces);
+            let shown: Vec<String> = (0..game.num_players())
+                .filter(|&p| game.is_alive(p))
+                .map(|p| if p == me { format!("{p}: {} (me)", spaces[p]) } else { format!("{p}: {}", spaces[p]) })
+                .collect();
+            line += &format!("; space {}", shown.join(", "));
+        }
+        line
     }
 }
 
@@ -422,6 +472,9 @@ impl Bot for SearchBot {
                 );
             }
             self.clock.record(turn.tick(), limit, timing, &thought);
+        }
+        if self.options.trace {
+            eprintln!("{}", self.trace_line(&game, turn.you(), &thought));
         }
         late_is_timeout(self.options, timing.wall, limit).unwrap_or_else(|| Reply::of_dir(thought.dir))
     }
@@ -486,11 +539,65 @@ mod tests {
             ":ms=45:margin=5",
             ":margin=0:stats",
             ":ms=45:deepen=60",
+            ":nodes=50:stats:trace",
         ] {
             assert_eq!(SearchOptions::parse(text).unwrap().to_string(), text);
         }
         assert_eq!(SearchOptions::parse(":stats:nodes=5").unwrap().to_string(), ":nodes=5:stats");
         assert!(SearchOptions::parse("nodes=5").is_err(), "options follow a colon");
+    }
+
+    #[test]
+    fn a_trace_line_tells_the_search_its_value_and_every_riders_space() {
+        let trace_of = |rows: &[&str]| {
+            let game = drawn_game(rows);
+            let mut b = SearchBot::new(
+                SearchOptions::parse(":nodes=300:trace").unwrap(),
+                BotContext { game: 4, seat: 1, players: 2, seed: 9 },
+            );
+            let thought = think(&mut b, &game, 1);
+            let mut spaces = vec![0; 2];
+            Evaluator::new().spaces(&CellGraph::new(game.layout()), &game, &mut spaces);
+            (b.trace_line(&game, 1, &thought), thought, spaces)
+        };
+        // Apart: the filler, its bound, and each rider's room.
+        let (line, thought, spaces) = trace_of(&[
+            "A....#..", //
+            ".....#..", //
+            ".....#..", //
+            ".....#..", //
+            ".....#..", //
+            ".....#..", //
+            ".....#..", //
+            ".....#.B", //
+        ]);
+        assert_eq!(thought.mode, Mode::Endgame);
+        let head =
+            format!("search trace: game 4 seed 9 seat 1: tick 11 endgame {}, depth {}, ", thought.dir, thought.depth);
+        assert!(line.starts_with(&head), "{line}");
+        let tail = format!(
+            ", bound {}, {} nodes; space 0: {}, 1: {} (me)",
+            thought.value, thought.nodes, spaces[0], spaces[1]
+        );
+        assert!(line.ends_with(&tail), "{line}");
+        assert!(spaces[0] > spaces[1] && spaces[1] > 0, "{spaces:?}");
+        // Able to meet: the duel search and its value.
+        let (line, thought, spaces) = trace_of(&[
+            "A.......", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            ".......B", //
+        ]);
+        assert_eq!(thought.mode, Mode::Duel);
+        assert!(
+            line.contains(&format!("tick 11 duel {}, depth {}, value {}, ", thought.dir, thought.depth, thought.value)),
+            "{line}"
+        );
+        assert!(line.ends_with(&format!("; space 0: {}, 1: {} (me)", spaces[0], spaces[1])), "{line}");
     }
 
     #[test]

@@ -151,7 +151,7 @@ mod tests {
     use lightcycles_core::Dir;
 
     fn thought(mode: Mode) -> Thought {
-        Thought { dir: Dir::N, mode, depth: 3, nodes: 10 }
+        Thought { dir: Dir::N, mode, depth: 3, value: 0, nodes: 10 }
     }
 
     #[test]
