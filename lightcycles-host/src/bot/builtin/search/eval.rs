@@ -20,6 +20,7 @@ use lightcycles_core::{Dir, Engine, FastGame, Pos};
 
 use super::cells::CellGraph;
 use super::chambers::Chambers;
+use super::secure::{self, secure_counts, secure_counts_by_cell, Layers};
 
 /// The value of a won game at the root; a game won `k` ticks below the root
 /// is worth `WIN - k`.
@@ -35,11 +36,17 @@ pub const SEPARATED_BONUS: i32 = 30 * CELL;
 /// The value of one edge of a player's cells (a cell and a free neighbour)
 /// while the players can still meet.
 pub const EDGE: i32 = 0;
+/// The value of one [secure](super::secure) cell (reached more than
+/// [`SECURE_BY`] moves before the rival) while the players can still meet.
+pub const SECURE: i32 = 0;
+/// The margin, in moves, past which a cell is secure.
+pub const SECURE_BY: i32 = 4;
 
 /// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`],
-/// [`SEPARATED_BONUS`] and [`EDGE`] by default; `builtin:search:cell=N`,
-/// `separated_cell=N`, `separated_bonus=N` and `edge=N` change them (for
-/// tuning: `lightcycles tune`, docs/tuning.md).
+/// [`SEPARATED_BONUS`], [`EDGE`], [`SECURE`] and [`SECURE_BY`] by default;
+/// `builtin:search:cell=N`, `separated_cell=N`, `separated_bonus=N`,
+/// `edge=N`, `secure=N` and `secure_by=K` change them (for tuning:
+/// `lightcycles tune`, docs/tuning.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Weights {
     /// The value of one cell of space while the players can still meet.
@@ -52,12 +59,26 @@ pub struct Weights {
     /// its free neighbours) while the players can still meet: open
     /// territory is worth more than a ragged strip of the same size.
     pub edge: i32,
+    /// The value of one cell a player reaches more than `secure_by` moves
+    /// before the other, while they can still meet: far territory won by
+    /// a move or two is not held, and this makes the margin worth keeping
+    /// ([`super::secure`]).
+    pub secure: i32,
+    /// The margin, in moves (0 to [`super::secure::MAX_MARGIN`]), past
+    /// which a cell counts as secure.
+    pub secure_by: i32,
 }
 
 impl Weights {
     /// The weights the bot plays with when no option changes them.
-    pub const DEFAULT: Weights =
-        Weights { cell: CELL, separated_cell: SEPARATED_CELL, separated_bonus: SEPARATED_BONUS, edge: EDGE };
+    pub const DEFAULT: Weights = Weights {
+        cell: CELL,
+        separated_cell: SEPARATED_CELL,
+        separated_bonus: SEPARATED_BONUS,
+        edge: EDGE,
+        secure: SECURE,
+        secure_by: SECURE_BY,
+    };
 }
 
 impl Default for Weights {
@@ -97,6 +118,8 @@ pub struct Evaluator {
     duel_planes: Box<[Plane; 2]>,
     /// The free cells, for the edges term on boards past 64.
     free: Vec<u64>,
+    /// The secure cells' layers.
+    layers: Box<Layers>,
 }
 
 impl Default for Evaluator {
@@ -108,6 +131,7 @@ impl Default for Evaluator {
             weights: Weights::DEFAULT,
             duel_planes: Box::new([[0; 64]; 2]),
             free: Vec::new(),
+            layers: secure::layers(),
         }
     }
 }
@@ -195,7 +219,18 @@ impl Evaluator {
         } else {
             0
         };
-        let value = self.value(separated, mine, theirs).saturating_add(edges.saturating_mul(self.weights.edge));
+        let secure = if !separated && self.weights.secure != 0 {
+            let free = lean::free_cells(state);
+            let k = self.weights.secure_by as u32;
+            let [a, b] = secure_counts(&free, h, [my_head, their_head], k, &mut self.layers);
+            a as i32 - b as i32
+        } else {
+            0
+        };
+        let value = self
+            .value(separated, mine, theirs)
+            .saturating_add(edges.saturating_mul(self.weights.edge))
+            .saturating_add(secure.saturating_mul(self.weights.secure));
         DuelView { separated, space: [mine, theirs], value }
     }
 
@@ -221,6 +256,10 @@ impl Evaluator {
             let edges = edges(graph, &self.free, self.scratch.owned(me)) as i32
                 - edges(graph, &self.free, self.scratch.owned(other)) as i32;
             value = value.saturating_add(edges.saturating_mul(self.weights.edge));
+        }
+        if self.weights.secure != 0 {
+            let [a, b] = secure_counts_by_cell(game, [my_head, their_head], self.weights.secure_by as u32);
+            value = value.saturating_add((a as i32 - b as i32).saturating_mul(self.weights.secure));
         }
         DuelView { separated: false, space: [mine, theirs], value }
     }
@@ -441,6 +480,44 @@ mod tests {
         assert!(!plain.separated);
         assert_eq!(plain.space, edged.space, "the edges change the value, not the space");
         assert!(edged.value > plain.value, "{edged:?} against {plain:?}");
+    }
+
+    #[test]
+    fn the_secure_weight_adds_its_value_for_each_cell_won_by_a_margin() {
+        // A wide board (the lean rows) and one past 64 columns (the fast
+        // engine's path), a few ticks into seeded games.
+        for (width, seed) in [(40, 3), (70, 5)] {
+            let config = lightcycles_core::Config { width, height: 20, ..lightcycles_core::Config::default() };
+            let mut game = FastGame::seeded(&config, seed).unwrap();
+            // Player 0 takes its first safe move, player 1 its last: an
+            // uneven position.
+            for _ in 0..6 {
+                let moves: Vec<_> = (0..2)
+                    .map(|p| {
+                        let mut safe = lightcycles_core::space::safe_moves(&game, p).iter();
+                        let dir = if p == 0 { safe.next() } else { safe.last() };
+                        lightcycles_core::Action::Move(dir.unwrap_or(game.dir(p)))
+                    })
+                    .collect();
+                game.step(&moves).unwrap();
+            }
+            assert!(!game.is_over());
+            let graph = CellGraph::new(game.layout());
+            let plain = Evaluator::new().duel(&graph, &game, 0, 1);
+            assert!(!plain.separated);
+            for (secure, secure_by) in [(8, 4), (3, 0), (20, 9)] {
+                let weights = Weights { secure, secure_by, ..Weights::DEFAULT };
+                let v = Evaluator::with_weights(weights).duel(&graph, &game, 0, 1);
+                let [a, b] = secure_counts_by_cell(&game, [game.head(0), game.head(1)], secure_by as u32);
+                assert_ne!(a, b, "width {width}, {weights:?}: an uneven position");
+                assert_eq!(v.space, plain.space, "width {width}");
+                assert_eq!(v.value - plain.value, secure * (a as i32 - b as i32), "width {width}, {weights:?}");
+                // From the other side, the same the other way round.
+                let other = Evaluator::with_weights(weights).duel(&graph, &game, 1, 0);
+                let plain_other = Evaluator::new().duel(&graph, &game, 1, 0);
+                assert_eq!(other.value - plain_other.value, secure * (b as i32 - a as i32));
+            }
+        }
     }
 
     #[test]

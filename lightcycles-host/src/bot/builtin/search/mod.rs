@@ -29,6 +29,7 @@ pub mod eval;
 pub mod maxn;
 pub mod mcts;
 pub mod multi;
+pub mod secure;
 pub mod stats;
 pub mod table;
 pub mod zobrist;
@@ -116,8 +117,14 @@ const MAX_MS: u64 = 86_400_000;
 
 /// The weight options of `builtin:search`, their ranges, and where each
 /// goes: what `lightcycles tune` can tune in the built-in bot.
-pub const WEIGHT_OPTIONS: [(&str, i32, i32); 4] =
-    [("cell", 0, 10_000), ("separated_cell", 0, 10_000), ("separated_bonus", 0, 100_000), ("edge", 0, 10_000)];
+pub const WEIGHT_OPTIONS: [(&str, i32, i32); 6] = [
+    ("cell", 0, 10_000),
+    ("separated_cell", 0, 10_000),
+    ("separated_bonus", 0, 100_000),
+    ("edge", 0, 10_000),
+    ("secure", 0, 10_000),
+    ("secure_by", 0, secure::MAX_MARGIN as i32),
+];
 
 fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
     match name {
@@ -125,6 +132,8 @@ fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
         "separated_cell" => Some(&mut weights.separated_cell),
         "separated_bonus" => Some(&mut weights.separated_bonus),
         "edge" => Some(&mut weights.edge),
+        "secure" => Some(&mut weights.secure),
+        "secure_by" => Some(&mut weights.secure_by),
         _ => None,
     }
 }
@@ -193,7 +202,7 @@ impl SearchOptions {
             } else {
                 return Err(format!(
                     "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, deepen=PCT, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=lead|own, \
-                     cell=N, separated_cell=N, separated_bonus=N and edge=N"
+                     cell=N, separated_cell=N, separated_bonus=N, edge=N, secure=N and secure_by=K"
                 ));
             }
         }
@@ -236,6 +245,8 @@ impl fmt::Display for SearchOptions {
             ("separated_cell", w.separated_cell, d.separated_cell),
             ("separated_bonus", w.separated_bonus, d.separated_bonus),
             ("edge", w.edge, d.edge),
+            ("secure", w.secure, d.secure),
+            ("secure_by", w.secure_by, d.secure_by),
         ] {
             if value != default {
                 write!(f, ":{name}={value}")?;
@@ -621,7 +632,19 @@ mod tests {
             SearchOptions::parse(":cell=16:separated_cell=24:separated_bonus=480").unwrap(),
             SearchOptions::default()
         );
-        for bad in [":cell=-1", ":cell=x", ":separated_cell=10001", ":separated_bonus=100001", ":bonus=3"] {
+        let o = SearchOptions::parse(":secure=8:secure_by=2").unwrap();
+        assert_eq!(o.weights, Weights { secure: 8, secure_by: 2, ..Weights::DEFAULT });
+        assert_eq!(o.to_string(), ":secure=8:secure_by=2");
+        assert_eq!(SearchOptions::parse(":secure=0:secure_by=4").unwrap(), SearchOptions::default());
+        for bad in [
+            ":cell=-1",
+            ":cell=x",
+            ":separated_cell=10001",
+            ":separated_bonus=100001",
+            ":bonus=3",
+            ":secure_by=17",
+            ":secure=-2",
+        ] {
             let e = SearchOptions::parse(bad).unwrap_err();
             assert!(e.contains("expected a whole number") || e.contains("unknown option"), "{bad}: {e}");
         }
