@@ -19,6 +19,8 @@ pub mod endgame;
 pub mod eval;
 #[path = "../../../lightcycles-host/src/bot/builtin/search/multi.rs"]
 pub mod multi;
+#[path = "../../../lightcycles-host/src/bot/builtin/search/secure.rs"]
+pub mod secure;
 #[path = "../../../lightcycles-host/src/bot/builtin/search/table.rs"]
 pub mod table;
 #[path = "../../../lightcycles-host/src/bot/builtin/search/zobrist.rs"]
