@@ -290,10 +290,11 @@ pub struct Thought {
     pub mode: Mode,
     /// The deepest iteration completed (ticks, or moves in the endgame).
     pub depth: u32,
-    /// What the search found the move worth, from the bot's side: in the
-    /// evaluation's units ([`eval::CELL`] a cell of space) for a duel or
-    /// three riders, the most moves the region allows in the endgame, 0
-    /// for a forced move.
+    /// What the search found the move worth, from the bot's side, in its
+    /// own units: the evaluation's ([`eval::CELL`] a cell of space) for the
+    /// duel, paranoid and MaxN searches, the mean playout reward in
+    /// thousandths for MCTS, the most moves the region allows in the
+    /// endgame, 0 for a forced move.
     pub value: i32,
     /// Nodes searched.
     pub nodes: u64,
@@ -425,9 +426,7 @@ impl SearchBot {
         thought.nodes = budget.spent();
         thought
     }
-}
 
-impl SearchBot {
     /// The `trace` line of one answer: where, what was chosen and why, and
     /// the space of every living rider as the evaluation counts it at the
     /// root (chamber-bounded Voronoi cells, or rooms once apart).
