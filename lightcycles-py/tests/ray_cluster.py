@@ -77,28 +77,37 @@ def split(work):
 
 
 def node_dies(work):
+    import glob
+    import tempfile
+
     c, workers = cluster()
-    bots = ["builtin:floodfill", "builtin:wallhug"]
-    # Long enough shards (seconds each) that a node dies in the middle.
+    # A node-limited search plays the same at any speed, and slowly enough
+    # (some 0.1 s a game) that a shard of 20 games lasts seconds.
+    bots = ["builtin:search:nodes=300", "builtin:floodfill"]
     config = lc.Config(width=40, height=30, max_ticks=2000)
     results = work / "all.jsonl"
     outcome = {}
+    # A shard runs in a fresh lightcycles-shard-* folder of the machine's
+    # temporary folder (the nodes share this machine): its appearing, not a
+    # guess of how long the workers take to start, says a shard is playing.
+    pattern = str(Path(tempfile.gettempdir()) / "lightcycles-shard-*")
+    earlier = set(glob.glob(pattern))
 
     def play():
         try:
             outcome["report"] = distributed.tournament(
-                bots, games=400, seed=11, shards=2, results=results, config=config, max_retries=3
+                bots, games=40, seed=11, shards=2, results=results, config=config, max_retries=3
             )
         except BaseException as e:  # reported below
             outcome["error"] = e
 
     t = threading.Thread(target=play)
     t.start()
-    # Both shards are running, one on each worker node: kill one node.
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and ray.available_resources().get("CPU", 0) > 0:
-        time.sleep(0.05)
-    time.sleep(0.5)
+    # Both shards are playing, one on each worker node: kill one node.
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and len(set(glob.glob(pattern)) - earlier) < 2 and t.is_alive():
+        time.sleep(0.02)
+    assert len(set(glob.glob(pattern)) - earlier) >= 2, f"two shards started playing within 90 s: {outcome}"
     assert t.is_alive(), "the shards were done before the node could be killed: make them longer"
     killed = workers[0].unique_id
     c.remove_node(workers[0], allow_graceful=False)
@@ -109,7 +118,12 @@ def node_dies(work):
         raise outcome["error"]
     report = outcome["report"]
     assert killed not in {r["node"] for r in report["shards"]}, "the killed node's shard was played again elsewhere"
-    same_as_local(work, report, results, 400, bots, config, 11)
+    same_as_local(work, report, results, 40, bots, config, 11)
+    # The killed node's shard left its folder behind, as a lost machine would.
+    import shutil
+
+    for folder in set(glob.glob(pattern)) - earlier:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def bad_bot(work):
