@@ -213,20 +213,21 @@ impl Evaluator {
         let (_, separated) = lean::duel_cells(state, me, other, mine_plane, theirs_plane);
         let mine = self.chambers.bound(graph, &mine_plane[..h], graph.cell(my_head));
         let theirs = self.chambers.bound(graph, &theirs_plane[..h], graph.cell(their_head));
-        let edges = if !separated && self.weights.edge != 0 {
-            let free = lean::free_cells(state);
-            lean_edges(&mine_plane[..h], &free[..h]) as i32 - lean_edges(&theirs_plane[..h], &free[..h]) as i32
-        } else {
-            0
-        };
-        let secure = if !separated && self.weights.secure != 0 {
-            let free = lean::free_cells(state);
-            let k = self.weights.secure_by as u32;
-            let [a, b] = secure_counts(&free, h, [my_head, their_head], k, &mut self.layers);
-            a as i32 - b as i32
-        } else {
-            0
-        };
+        // The free rows, once, for whichever of the two terms is on.
+        let wants_free = !separated && (self.weights.edge != 0 || self.weights.secure != 0);
+        let free = if wants_free { Some(lean::free_cells(state)) } else { None };
+        let (mut edges, mut secure) = (0, 0);
+        if let Some(free) = &free {
+            if self.weights.edge != 0 {
+                edges =
+                    lean_edges(&mine_plane[..h], &free[..h]) as i32 - lean_edges(&theirs_plane[..h], &free[..h]) as i32;
+            }
+            if self.weights.secure != 0 {
+                let k = self.weights.secure_by as u32;
+                let [a, b] = secure_counts(free, h, [my_head, their_head], k, &mut self.layers);
+                secure = a as i32 - b as i32;
+            }
+        }
         let value = self
             .value(separated, mine, theirs)
             .saturating_add(edges.saturating_mul(self.weights.edge))
@@ -516,6 +517,12 @@ mod tests {
                 let other = Evaluator::with_weights(weights).duel(&graph, &game, 1, 0);
                 let plain_other = Evaluator::new().duel(&graph, &game, 1, 0);
                 assert_eq!(other.value - plain_other.value, secure * (b as i32 - a as i32));
+                // With the edge term on too (the free rows are made once for
+                // both), each term adds what it adds alone.
+                let edge = Evaluator::with_weights(Weights { edge: 5, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
+                let both = Evaluator::with_weights(Weights { edge: 5, ..weights }).duel(&graph, &game, 0, 1);
+                assert_ne!(edge.value, plain.value, "width {width}: the edge term counts here");
+                assert_eq!(both.value - plain.value, (edge.value - plain.value) + (v.value - plain.value));
             }
         }
     }
