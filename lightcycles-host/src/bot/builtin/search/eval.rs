@@ -35,7 +35,7 @@ pub const SEPARATED_CELL: i32 = 24;
 pub const SEPARATED_BONUS: i32 = 30 * CELL;
 /// The value of one edge of a player's cells (a cell and a free neighbour)
 /// while the players can still meet.
-pub const EDGE: i32 = 0;
+pub const EDGE: i32 = 4;
 /// The value of one [secure](super::secure) cell (reached more than
 /// [`SECURE_BY`] moves before the rival) while the players can still meet.
 pub const SECURE: i32 = 0;
@@ -476,11 +476,14 @@ mod tests {
         ];
         let game = drawn_game(&rows);
         let graph = CellGraph::new(game.layout());
-        let plain = Evaluator::new().duel(&graph, &game, 0, 1);
+        let plain = Evaluator::with_weights(Weights { edge: 0, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
         let edged = Evaluator::with_weights(Weights { edge: 10, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
+        let default = Evaluator::new().duel(&graph, &game, 0, 1);
         assert!(!plain.separated);
         assert_eq!(plain.space, edged.space, "the edges change the value, not the space");
         assert!(edged.value > plain.value, "{edged:?} against {plain:?}");
+        // The default weighs edges too (4 an edge), between the two.
+        assert!(plain.value < default.value && default.value < edged.value, "{default:?}");
     }
 
     #[test]

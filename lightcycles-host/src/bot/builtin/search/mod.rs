@@ -628,7 +628,7 @@ mod tests {
         assert_eq!(o.to_string(), ":nodes=50:cell=20:separated_bonus=300");
         // A weight given at its default value is the default bot.
         assert_eq!(
-            SearchOptions::parse(":cell=16:separated_cell=24:separated_bonus=480").unwrap(),
+            SearchOptions::parse(":cell=16:separated_cell=24:separated_bonus=480:edge=4").unwrap(),
             SearchOptions::default()
         );
         let o = SearchOptions::parse(":secure=8:secure_by=2").unwrap();
@@ -661,11 +661,36 @@ mod tests {
         let explicit = SearchOptions::parse(":nodes=300:cell=16:separated_cell=24:separated_bonus=480").unwrap();
         let mut same = SearchBot::new(explicit, ctx);
         assert_eq!(think(&mut plain, &game, 0), think(&mut same, &game, 0));
+        // An uneven position: player 0 takes its first safe move, player 1
+        // its last, for three ticks.
+        let mut game = game;
+        for _ in 0..3 {
+            let moves: Vec<_> = (0..2)
+                .map(|p| {
+                    let mut safe = lightcycles_core::space::safe_moves(&game, p).iter();
+                    let dir = if p == 0 { safe.next() } else { safe.last() };
+                    Action::Move(dir.unwrap_or(game.dir(p)))
+                })
+                .collect();
+            game.step(&moves).unwrap();
+        }
         let graph = CellGraph::new(game.layout());
-        let mut tuned = Evaluator::with_weights(Weights { cell: 3, ..Weights::DEFAULT });
+        let w = Weights::DEFAULT;
+        let doubled = Weights {
+            cell: 2 * w.cell,
+            separated_cell: 2 * w.separated_cell,
+            separated_bonus: 2 * w.separated_bonus,
+            edge: 2 * w.edge,
+            secure: 2 * w.secure,
+            secure_by: w.secure_by,
+        };
+        let mut tuned = Evaluator::with_weights(doubled);
         let (d, t) = (Evaluator::new().duel(&graph, &game, 0, 1), tuned.duel(&graph, &game, 0, 1));
         assert_eq!(t.space, d.space);
-        assert_eq!(t.value * 16, d.value * 3, "the value scales with the cell weight");
+        assert_ne!(d.value, 0);
+        assert_eq!(t.value, 2 * d.value, "the value scales with the weights");
+        let mut no_edges = Evaluator::with_weights(Weights { edge: 0, ..w });
+        assert_ne!(no_edges.duel(&graph, &game, 0, 1).value, d.value, "the edge weight counts by default");
     }
 
     #[test]
