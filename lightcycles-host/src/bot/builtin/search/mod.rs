@@ -652,8 +652,8 @@ mod tests {
     #[test]
     fn other_weights_change_the_values_not_the_default_moves() {
         // The same game with explicit default weights plays the same moves;
-        // with the separated bonus at 0 the values differ (the evaluation
-        // reads the weights).
+        // with every weight doubled the values double, and without the edge
+        // term they differ (the evaluation reads the weights).
         let config = Config { width: 12, height: 10, ..Config::default() };
         let game = FastGame::seeded(&config, 3).unwrap();
         let ctx = BotContext { game: 0, seat: 0, players: 2, seed: 3 };
