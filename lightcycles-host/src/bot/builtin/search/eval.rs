@@ -331,7 +331,7 @@ fn touches(game: &FastGame, room: &[u64], head: Pos) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::builtin::search::testing::drawn_game;
+    use crate::bot::builtin::search::testing::{self, drawn_game};
 
     fn view(rows: &[&str]) -> DuelView {
         let game = drawn_game(rows);
@@ -493,18 +493,7 @@ mod tests {
         for (width, seed) in [(40, 3), (70, 5)] {
             let config = lightcycles_core::Config { width, height: 20, ..lightcycles_core::Config::default() };
             let mut game = FastGame::seeded(&config, seed).unwrap();
-            // Player 0 takes its first safe move, player 1 its last: an
-            // uneven position.
-            for _ in 0..6 {
-                let moves: Vec<_> = (0..2)
-                    .map(|p| {
-                        let mut safe = lightcycles_core::space::safe_moves(&game, p).iter();
-                        let dir = if p == 0 { safe.next() } else { safe.last() };
-                        lightcycles_core::Action::Move(dir.unwrap_or(game.dir(p)))
-                    })
-                    .collect();
-                game.step(&moves).unwrap();
-            }
+            testing::ride_unevenly(&mut game, 6);
             assert!(!game.is_over());
             let graph = CellGraph::new(game.layout());
             let plain = Evaluator::new().duel(&graph, &game, 0, 1);

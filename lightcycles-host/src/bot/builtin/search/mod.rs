@@ -510,7 +510,7 @@ impl Drop for SearchBot {
 
 #[cfg(test)]
 mod tests {
-    use super::testing::drawn_game;
+    use super::testing::{self, drawn_game};
     use super::*;
     use crate::bot::builtin::Builtin;
     use crate::game::match_loop::{play, unwatched, GameSetup, Limits};
@@ -661,19 +661,9 @@ mod tests {
         let explicit = SearchOptions::parse(":nodes=300:cell=16:separated_cell=24:separated_bonus=480").unwrap();
         let mut same = SearchBot::new(explicit, ctx);
         assert_eq!(think(&mut plain, &game, 0), think(&mut same, &game, 0));
-        // An uneven position: player 0 takes its first safe move, player 1
-        // its last, for three ticks.
+        // An uneven position.
         let mut game = game;
-        for _ in 0..3 {
-            let moves: Vec<_> = (0..2)
-                .map(|p| {
-                    let mut safe = lightcycles_core::space::safe_moves(&game, p).iter();
-                    let dir = if p == 0 { safe.next() } else { safe.last() };
-                    Action::Move(dir.unwrap_or(game.dir(p)))
-                })
-                .collect();
-            game.step(&moves).unwrap();
-        }
+        testing::ride_unevenly(&mut game, 3);
         let graph = CellGraph::new(game.layout());
         let w = Weights::DEFAULT;
         let doubled = Weights {

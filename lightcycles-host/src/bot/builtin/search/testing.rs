@@ -29,3 +29,20 @@ pub fn ride_alone(position: &Position, id: usize, dir: Dir) -> Option<Position> 
     next.tick += 1;
     Some(next)
 }
+
+/// Plays `ticks` ticks of a duel in which player 0 takes its first safe move
+/// and player 1 its last (each keeps its heading when none is safe): a
+/// cheap way to an uneven position, for tests that need the two sides'
+/// values to differ.
+pub fn ride_unevenly(game: &mut FastGame, ticks: usize) {
+    for _ in 0..ticks {
+        let moves: Vec<_> = (0..2)
+            .map(|p| {
+                let mut safe = lightcycles_core::space::safe_moves(game, p).iter();
+                let dir = if p == 0 { safe.next() } else { safe.last() };
+                lightcycles_core::Action::Move(dir.unwrap_or(game.dir(p)))
+            })
+            .collect();
+        game.step(&moves).expect("two riders, two moves");
+    }
+}
