@@ -248,3 +248,53 @@ fn bad_input_is_refused_before_any_game() {
     let err = text(&run(&["tune", "--state", s, "--show"]).stderr);
     assert!(err.contains("not a tune state file"), "{err}");
 }
+
+#[test]
+fn a_tune_on_a_map_pool_records_it_and_resumes_only_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("pool.json");
+    let s = state.to_str().unwrap();
+    let pool_tune = |iterations: &'static str, maps: &[&'static str]| {
+        let mut v = vec![
+            "tune",
+            "builtin:search:nodes=100",
+            "--param",
+            "cell=16,4,64,6,0.05",
+            "--games-per-iter",
+            "2",
+            "--against",
+            "builtin:floodfill",
+            "--iterations",
+            iterations,
+            "-j",
+            "2",
+            "--state",
+            s,
+            "--maps",
+        ];
+        v.extend_from_slice(maps);
+        v
+    };
+    ok(&pool_tune("2", &["builtin:open", "builtin:ring"]));
+    let saved = read_json(&state);
+    assert_eq!(saved["iteration"], 2);
+    assert_eq!(saved["config"]["maps"], serde_json::json!(["builtin:open", "builtin:ring"]));
+    assert_eq!(saved["config"]["board"].as_array().unwrap().iter().filter(|f| *f == "--width").count(), 0);
+    let show = text(&ok(&["tune", "--state", s, "--show"]).stdout);
+    assert!(show.contains("on the map pool builtin:open builtin:ring"), "{show}");
+
+    // Another pool is another tune.
+    let refused = run(&pool_tune("3", &["builtin:open"]));
+    assert_eq!(refused.status.code(), Some(2));
+    let err = text(&refused.stderr);
+    assert!(err.contains("--maps of this command differ") && err.contains("builtin:open builtin:ring"), "{err}");
+    ok(&pool_tune("3", &["builtin:open", "builtin:ring"]));
+    assert_eq!(read_json(&state)["iteration"], 3);
+
+    // The pool gives the boards: no size beside it.
+    let mut sized = pool_tune("3", &["builtin:open"]);
+    sized.extend(["--width", "20"]);
+    let out = run(&sized);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--width"), "{}", text(&out.stderr));
+}

@@ -445,6 +445,13 @@ pub struct TuneArgs {
     /// Each point plays this bot instead of the other point.
     #[arg(long = "against", value_name = "BOT")]
     pub against: Option<String>,
+    /// Play on a pool of maps: 2010 map files, folders of them (every
+    /// file, by name), builtin:NAME or builtin:all. Each round (a seed in
+    /// both seats) is played on the pool's next map, in order, and each
+    /// iteration goes on where the last one stopped, so the iterations
+    /// cycle through the whole pool.
+    #[arg(long = "maps", value_name = "DIR|FILE|builtin:NAME", num_args = 1.., conflicts_with_all = ["map", "width", "height", "rock_density"])]
+    pub maps: Vec<String>,
     /// The seed of the perturbations, and of iteration 0's games: iteration
     /// k plays seeds from SEED + k·GAMES/2.
     #[arg(short = 's', long = "seed", value_name = "SEED", default_value_t = 0)]

@@ -26,7 +26,7 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Failure> {
             args.games_per_iter
         )));
     }
-    let board = args.board.board(false);
+    let board = args.board.board(!args.maps.is_empty());
     let config = TuneConfig {
         bot,
         against: args.against.clone(),
@@ -36,6 +36,7 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Failure> {
         seed: args.seed,
         gains: Gains::default(),
         board: board.to_flags(),
+        maps: args.maps.clone(),
     };
     let mut state = match saved {
         Some(saved) => {

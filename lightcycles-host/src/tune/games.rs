@@ -140,6 +140,9 @@ impl TournamentGames {
             league_lag: None,
             ffa: None,
             command_line: None,
+            maps: c.maps.clone(),
+            map_order: crate::tournament::maps::Order::Sequential,
+            map_start: c.map_start(k),
             ..self.base.clone()
         })
     }
@@ -201,6 +204,40 @@ mod tests {
             shown_bot("bots/x/main.py", &p, &[20.0, 0.75]),
             "LIGHTCYCLES_PARAM_cell=20 LIGHTCYCLES_PARAM_r=0.75 bots/x/main.py"
         );
+    }
+
+    #[test]
+    fn the_iterations_take_the_map_pool_in_turn() {
+        let pool = ["builtin:open", "builtin:ring", "builtin:doors"];
+        let config = TuneConfig {
+            bot: "builtin:search:nodes=50".into(),
+            against: Some("builtin:wallhug".into()),
+            params: super::super::params::parse_all(&["cell=16,4,64,4,0.002".into()]).unwrap(),
+            iterations: 3,
+            games_per_iter: 4,
+            seed: 0,
+            gains: super::super::spsa::Gains::default(),
+            board: Vec::new(),
+            maps: pool.map(String::from).to_vec(),
+        };
+        let games = TournamentGames::new(config, TournamentOptions::default());
+        for k in 0..3 {
+            let t = games.options(k, &[16.0], &[16.0]).unwrap().plan().unwrap().tournament;
+            let maps = t.maps.as_ref().expect("a pool");
+            // Two rounds an iteration, each on one map for both pairings
+            // (the opponent against each point) in both seats; the rotation
+            // goes on across iterations.
+            let mut seen = Vec::new();
+            for g in 0..8 {
+                let game = t.schedule.game(g);
+                let expected = pool[(2 * k as usize + game.round as usize) % 3];
+                assert_eq!(maps.maps[game.map.unwrap()].name, expected, "iteration {k}, game {g}");
+                seen.push((game.round, game.pairing, game.seats.clone()));
+            }
+            seen.sort();
+            seen.dedup();
+            assert_eq!(seen.len(), 8, "iteration {k}: two rounds, two pairings, both seats: {seen:?}");
+        }
     }
 
     #[test]

@@ -109,6 +109,9 @@ impl State {
                     writeln!(out, "the two points play {} games per iteration against each other", c.games_per_iter);
             }
         }
+        if !c.maps.is_empty() {
+            let _ = writeln!(out, "on the map pool {}", c.maps.join(" "));
+        }
         let names: Vec<&str> = c.params.iter().map(|p| p.name.as_str()).collect();
         let widths: Vec<usize> = names.iter().map(|n| n.len().max(10)).collect();
         let _ = write!(out, "\n{:>9}  {:>6}  {:>6}", "iteration", "plus", "minus");
@@ -173,6 +176,7 @@ mod tests {
             seed: 5,
             gains: Gains::default(),
             board: Vec::new(),
+            maps: Vec::new(),
         }
     }
 

@@ -39,6 +39,9 @@ pub struct TuneConfig {
     /// The board, rules and time limits, as the flags that give them
     /// (none: the defaults).
     pub board: Vec<String>,
+    /// The map pool (`--maps`), as given; none: generated maps.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub maps: Vec<String>,
 }
 
 impl TuneConfig {
@@ -53,6 +56,13 @@ impl TuneConfig {
         self.seed.wrapping_add(k.wrapping_mul(self.games_per_iter / 2))
     }
 
+    /// The place in the map pool of round 0 of iteration `k`'s games: the
+    /// rounds of all iterations take the pool's maps in turn (the pool
+    /// wraps it to its size).
+    pub fn map_start(&self, k: u64) -> usize {
+        k.wrapping_mul(self.games_per_iter / 2) as usize
+    }
+
     /// Why a run with these settings cannot resume the state `old` was
     /// made with, naming the first setting that differs; `--iterations`
     /// may differ.
@@ -60,6 +70,7 @@ impl TuneConfig {
         let show = |o: &Option<String>| o.clone().unwrap_or_else(|| "none".into());
         let params = |c: &TuneConfig| c.params.iter().map(|p| format!("--param {p}")).collect::<Vec<_>>().join(" ");
         let board = |c: &TuneConfig| if c.board.is_empty() { "the defaults".to_string() } else { c.board.join(" ") };
+        let maps = |c: &TuneConfig| if c.maps.is_empty() { "generated maps".to_string() } else { c.maps.join(" ") };
         let checks = [
             ("the bot", old.bot != self.bot, old.bot.clone(), self.bot.clone()),
             ("--against", old.against != self.against, show(&old.against), show(&self.against)),
@@ -73,6 +84,7 @@ impl TuneConfig {
             ("--seed", old.seed != self.seed, old.seed.to_string(), self.seed.to_string()),
             ("the gains", old.gains != self.gains, format!("{:?}", old.gains), format!("{:?}", self.gains)),
             ("the board and time flags", old.board != self.board, board(old), board(self)),
+            ("--maps", old.maps != self.maps, maps(old), maps(self)),
         ];
         checks.into_iter().find(|c| c.1).map(|(what, _, was, now)| {
             format!(
