@@ -50,17 +50,23 @@ impl TuneConfig {
         Spsa { params: &self.params, iterations: self.iterations, seed: self.seed, gains: self.gains }
     }
 
+    /// The rounds (a seed in both seats) the iterations before `k` played:
+    /// where iteration `k` goes on, in seeds and in the map pool.
+    fn rounds_before(&self, k: u64) -> u64 {
+        k.wrapping_mul(self.games_per_iter / 2)
+    }
+
     /// The seed of round 0 of iteration `k`'s games: each iteration plays
     /// seeds no other iteration plays.
     pub fn games_seed(&self, k: u64) -> u64 {
-        self.seed.wrapping_add(k.wrapping_mul(self.games_per_iter / 2))
+        self.seed.wrapping_add(self.rounds_before(k))
     }
 
     /// The place in the map pool of round 0 of iteration `k`'s games: the
     /// rounds of all iterations take the pool's maps in turn (the pool
     /// wraps it to its size).
     pub fn map_start(&self, k: u64) -> usize {
-        k.wrapping_mul(self.games_per_iter / 2) as usize
+        self.rounds_before(k) as usize
     }
 
     /// Why a run with these settings cannot resume the state `old` was
