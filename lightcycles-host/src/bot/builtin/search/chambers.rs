@@ -17,6 +17,11 @@
 //! region). The result never underestimates the longest path from the head
 //! through the region, which is what the endgame filler needs to prune, and
 //! it is the space measure of the evaluation.
+//!
+//! The walk can also count the edges (a cell and a free neighbour) of the
+//! chambers it takes, as a1k0n's evaluation does: the open room a cycle
+//! will ride through, not that of rooms behind doors it will not take
+//! ([`Chambers::walk`]).
 
 use lightcycles_core::bitboard::Layout;
 use lightcycles_core::Pos;
@@ -49,6 +54,32 @@ pub struct Chambers {
     contracted: Contracted,
 }
 
+/// What the chamber walk found in a region.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Walk {
+    /// The bound: at most this many moves through the region.
+    pub bound: u32,
+    /// The edges (a cell and a free neighbour, in the region or not) of the
+    /// chambers the bound takes; of those with the most edges among equal
+    /// bounds. 0 when not asked for.
+    pub edges: u32,
+}
+
+/// A walk's bound and edges in one number ordered as the walk chooses: the
+/// larger bound, and among equal bounds the more edges (so that the choice
+/// does not depend on the order of the search).
+pub(super) type Packed = u64;
+
+#[inline(always)]
+pub(super) fn pack(bound: u32, edges: u32) -> Packed {
+    (bound as u64) << 32 | edges as u64
+}
+
+#[inline(always)]
+pub(super) fn unpack(p: Packed) -> Walk {
+    Walk { bound: (p >> 32) as u32, edges: p as u32 }
+}
+
 /// The search's record of one cell.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
@@ -61,8 +92,10 @@ struct Node {
     low: u32,
     /// Cells of each colour in the part of the cell's chamber below it.
     body: [u32; 2],
-    /// The best chamber value hanging below the cell's own chamber.
-    below: u32,
+    /// The edges of those cells, when counted.
+    edges: u32,
+    /// The best chamber walk hanging below the cell's own chamber.
+    below: Packed,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -118,6 +151,12 @@ impl Chambers {
     /// larger boards, or regions with many candidate doors, cell by cell
     /// ([`Chambers::bound_by_cells`]).
     pub fn bound(&mut self, graph: &CellGraph, region: &[u64], head: Cell) -> u32 {
+        self.walk(graph, region, head, None).bound
+    }
+
+    /// [`Chambers::bound`], and with `free` (the free cells, a bitboard of
+    /// `graph`'s layout) the edges of the chambers the bound takes.
+    pub fn walk(&mut self, graph: &CellGraph, region: &[u64], head: Cell, free: Option<&[u64]>) -> Walk {
         let layout = graph.layout();
         let h = layout.height() as usize;
         if layout.words_per_row() == 1 && h <= contracted::MAX_SIDE {
@@ -128,17 +167,23 @@ impl Chambers {
             if cells >= contracted::MIN_CELLS {
                 let p = graph.pos(head);
                 let limit = (cells / 4).min(contracted::MAX_CANDIDATES);
-                if let Some(b) = self.contracted.bound_within(region, h, (p.x as usize, p.y as usize), limit) {
-                    return b;
+                let head = (p.x as usize, p.y as usize);
+                if let Some(w) = self.contracted.walk_within(region, h, head, limit, free.map(|f| &f[..h])) {
+                    return w;
                 }
             }
         }
-        self.bound_by_cells(graph, region, head)
+        self.walk_by_cells(graph, region, head, free)
     }
 
     /// [`Chambers::bound`] by Tarjan's search over every cell of the region:
     /// the reference the contracted search is tested against.
     pub fn bound_by_cells(&mut self, graph: &CellGraph, region: &[u64], head: Cell) -> u32 {
+        self.walk_by_cells(graph, region, head, None).bound
+    }
+
+    /// [`Chambers::walk`] by the cell search.
+    pub fn walk_by_cells(&mut self, graph: &CellGraph, region: &[u64], head: Cell, free: Option<&[u64]>) -> Walk {
         let layout = graph.layout();
         self.fit(layout);
         // Mark the region with this run's base.
@@ -160,13 +205,13 @@ impl Chambers {
             if self.node[child as usize].disc != base {
                 continue;
             }
-            self.search_from(root, child, base);
+            self.search_from(root, child, base, free.map(|f| (graph, f)));
             let c = &self.node[child as usize];
             let [b0, b1] = c.body;
             let (same, other) = if self.color[child as usize] == 0 { (b0, b1) } else { (b1, b0) };
-            best = best.max(parity_bound(same, other) + c.below);
+            best = best.max(c.below + pack(parity_bound(same, other), c.edges));
         }
-        best
+        unpack(best)
     }
 
     /// The four neighbours of a framed cell, in direction order.
@@ -196,10 +241,12 @@ impl Chambers {
     }
 
     /// Tarjan's search from `start`, a neighbour of the head `root`: fills
-    /// `body` and `below` of every cell it reaches.
-    fn search_from(&mut self, root: u32, start: u32, base: u32) {
+    /// `body` and `below` of every cell it reaches; with `degrees` (the
+    /// graph and its free cells), their edges too.
+    fn search_from(&mut self, root: u32, start: u32, base: u32, degrees: Option<(&CellGraph, &[u64])>) {
         let stride = self.stride as i32;
         let offsets = [-stride, 1, stride, -1];
+        let width = self.stride as u32 - 2;
         if self.stack.len() < self.node.len() {
             self.stack.resize(self.node.len(), Frame { cell: 0, parent: 0, next: 0 });
         }
@@ -209,7 +256,11 @@ impl Chambers {
             counter += 1;
             let mut body = [0; 2];
             body[color[cell as usize] as usize] = 1;
-            node[cell as usize] = Node { disc: counter, low: counter, body, below: 0 };
+            let edges = degrees.map_or(0, |(graph, free)| {
+                let (x, y) = (cell % (width + 2) - 1, cell / (width + 2) - 1);
+                graph.free_degree(free, (y * width + x) as Cell)
+            });
+            node[cell as usize] = Node { disc: counter, low: counter, body, edges, below: 0 };
             *frame = Frame { cell, parent, next: 0 };
         };
         enter(node, &mut stack[0], start, root);
@@ -250,13 +301,14 @@ impl Chambers {
                 // The parent is a door to `v`'s side: a chamber of its own.
                 let [b0, b1] = child.body;
                 let (same, other) = if color[v as usize] == 0 { (b0, b1) } else { (b1, b0) };
-                parent.below = parent.below.max(parity_bound(same, other) + child.below);
+                parent.below = parent.below.max(child.below + pack(parity_bound(same, other), child.edges));
                 if self.keep_cuts {
                     self.cuts.push(u);
                 }
             } else {
                 parent.body[0] += child.body[0];
                 parent.body[1] += child.body[1];
+                parent.edges += child.edges;
                 parent.below = parent.below.max(child.below);
             }
         }
@@ -357,6 +409,57 @@ pub(crate) mod tests {
             assert!(doors.contains(&Pos::new(door.0, door.1)), "{door:?} in {doors:?}");
         }
         assert!(!doors.contains(&Pos::new(1, 1)), "a room has no doors inside");
+    }
+
+    #[test]
+    fn the_walk_counts_the_edges_of_the_chambers_it_takes_only() {
+        // The rooms of the test above, the free cells the region's: the
+        // bound takes the corridor to (5, 5) and the room below, whose
+        // cells have 1 + 3 + 2 + 2 + 2 + 2 and 2 + 4 + 2 + 2 + 3 + 2 free
+        // neighbours (the corridor's fork counts its edge up, into the
+        // room it does not take; the room up there counts nothing).
+        let rows = [
+            "#########", //
+            "#...#####", //
+            "#...#####", //
+            "##.######", //
+            "@.....###", //
+            "#####.###", //
+            "####...##", //
+            "####...##", //
+            "#########", //
+        ];
+        let (graph, region, head) = drawn(&rows);
+        let walk = Chambers::new().walk(&graph, &region, head, Some(&region));
+        assert_eq!(walk, Walk { bound: 12, edges: 27 });
+        assert_eq!(Chambers::new().walk_by_cells(&graph, &region, head, Some(&region)), walk);
+        assert_eq!(Chambers::new().walk(&graph, &region, head, None), Walk { bound: 12, edges: 0 });
+        // A free cell outside the region adds the edges into it.
+        let mut free = region.clone();
+        graph.insert(&mut free, graph.cell(Pos::new(7, 6)));
+        assert_eq!(Chambers::new().walk(&graph, &region, head, Some(&free)).edges, 28);
+    }
+
+    #[test]
+    fn between_walks_of_one_bound_the_one_with_more_edges_counts() {
+        // Up: a corridor of 6 cells (searched first); down: a 2 × 3 room.
+        // Both take 6 moves; the room's cells have more free edges.
+        let rows = [
+            "##.##", //
+            "##.##", //
+            "##.##", //
+            "##.##", //
+            "##.##", //
+            "##.##", //
+            "##@##", //
+            "#...#", //
+            "#...#", //
+        ];
+        let (graph, region, head) = drawn(&rows);
+        let walk = Chambers::new().walk_by_cells(&graph, &region, head, Some(&region));
+        assert_eq!(walk.bound, 6);
+        // The room: corners 2 edges, middles 3, four cells of 2 and two of 3.
+        assert_eq!(walk.edges, 2 + 3 + 2 + 2 + 3 + 2);
     }
 
     #[test]
@@ -475,6 +578,7 @@ pub(crate) mod tests {
         graph: &CellGraph,
         region: &[u64],
         head: Cell,
+        free: &[u64],
     ) {
         let h = graph.layout().height() as usize;
         let p = graph.pos(head);
@@ -482,6 +586,12 @@ pub(crate) mod tests {
         let got = contracted.bound_within(region, h, (p.x as usize, p.y as usize), u32::MAX);
         assert_eq!(got, Some(want), "head {p} on a {}x{h} board", graph.layout().width());
         assert_eq!(cells.bound(graph, region, head), want);
+        // The walk with its edges: the same chambers, the same edges.
+        let want = cells.walk_by_cells(graph, region, head, Some(free));
+        assert_eq!(want.bound, cells.bound_by_cells(graph, region, head));
+        let got = contracted.walk_within(region, h, (p.x as usize, p.y as usize), u32::MAX, Some(&free[..h]));
+        assert_eq!(got, Some(want), "head {p} on a {}x{h} board, with edges", graph.layout().width());
+        assert_eq!(cells.walk(graph, region, head, Some(free)), want);
     }
 
     #[test]
@@ -499,12 +609,17 @@ pub(crate) mod tests {
             let mut region = vec![0u64; graph.layout().words()];
             let head = rng.below((w * h) as u64) as Cell;
             let holes = rng.below(70);
+            // Free: the region and some cells beside it.
+            let mut free = vec![0u64; graph.layout().words()];
             for c in 0..(w * h) as Cell {
                 if c != head && rng.below(100) >= holes {
                     graph.insert(&mut region, c);
+                    graph.insert(&mut free, c);
+                } else if c != head && rng.below(3) == 0 {
+                    graph.insert(&mut free, c);
                 }
             }
-            check_contracted(&mut contracted, &mut cells, &graph, &region, head);
+            check_contracted(&mut contracted, &mut cells, &graph, &region, head, &free);
         }
     }
 
@@ -523,12 +638,14 @@ pub(crate) mod tests {
             while !game.is_over() {
                 let state = SearchState::from_game(&game).unwrap();
                 lean::voronoi_cells(&state, &mut planes);
+                let free = lean::free_cells(&state);
+                let free = &free[..h as usize];
                 for (id, plane) in planes.iter().enumerate().take(2) {
                     let head = graph.cell(game.head(id));
-                    check_contracted(&mut contracted, &mut cells, &graph, &plane[..h as usize], head);
+                    check_contracted(&mut contracted, &mut cells, &graph, &plane[..h as usize], head, free);
                     let mut room = [0u64; 64];
                     lean::reachable_cells(&state, game.head(id), &mut room);
-                    check_contracted(&mut contracted, &mut cells, &graph, &room[..h as usize], head);
+                    check_contracted(&mut contracted, &mut cells, &graph, &room[..h as usize], head, free);
                 }
                 let actions: Vec<Action> = (0..2)
                     .map(|id| {

@@ -30,7 +30,7 @@
 
 use lightcycles_core::space::lean::{self, Plane};
 
-use super::chambers::parity_bound;
+use super::chambers::{pack, parity_bound, unpack, Packed, Walk};
 
 /// The widest and tallest board the contracted search takes.
 pub const MAX_SIDE: usize = 64;
@@ -57,6 +57,9 @@ pub struct Contracted {
     /// Per node: its cells of each colour, then (after the search) those
     /// of the chamber below it.
     body: Vec<[u32; 2]>,
+    /// Per node: the edges of its cells (a cell and a free neighbour), then
+    /// (after the search) those of the chamber below it; when counted.
+    degrees: Vec<u32>,
     /// Per node: the colour of its cell (parts: unused).
     color: Vec<u8>,
     /// Per node: where its edges start in `adj` (one more entry at the end).
@@ -66,7 +69,7 @@ pub struct Contracted {
     edges: Vec<(u16, u16)>,
     disc: Vec<u32>,
     low: Vec<u32>,
-    below: Vec<u32>,
+    below: Vec<Packed>,
     stack: Vec<(u16, u16, u32)>,
 }
 
@@ -75,6 +78,7 @@ impl Default for Contracted {
         Contracted {
             label: vec![0; MAX_SIDE * MAX_SIDE],
             body: Vec::new(),
+            degrees: Vec::new(),
             color: Vec::new(),
             start: Vec::new(),
             adj: Vec::new(),
@@ -124,7 +128,32 @@ impl Contracted {
     }
 
     /// [`Contracted::bound`] with at most `limit` candidate doors.
-    pub fn bound_within(&mut self, region: &[u64], h: usize, (hx, hy): (usize, usize), limit: u32) -> Option<u32> {
+    pub fn bound_within(&mut self, region: &[u64], h: usize, head: (usize, usize), limit: u32) -> Option<u32> {
+        self.walk_within(region, h, head, limit, None).map(|w| w.bound)
+    }
+
+    /// [`super::chambers::Chambers::walk`] on the contracted graph, with at
+    /// most `limit` candidate doors; `free`: the free cells, `h` rows.
+    pub fn walk_within(
+        &mut self,
+        region: &[u64],
+        h: usize,
+        (hx, hy): (usize, usize),
+        limit: u32,
+        free: Option<&[u64]>,
+    ) -> Option<Walk> {
+        // The edges of the cells `bits` of row `y`.
+        let edges_of = |y: usize, bits: u64| match free {
+            None => 0,
+            Some(f) => {
+                let above = if y > 0 { f[y - 1] } else { 0 };
+                let below = f.get(y + 1).copied().unwrap_or(0);
+                (bits & (f[y] >> 1)).count_ones()
+                    + (bits & (f[y] << 1)).count_ones()
+                    + (bits & above).count_ones()
+                    + (bits & below).count_ones()
+            }
+        };
         debug_assert!(h <= MAX_SIDE && hx < MAX_SIDE && hy < h);
         let head_bit = 1u64 << hx;
         let mut open: Plane = [0; MAX_SIDE];
@@ -165,6 +194,7 @@ impl Contracted {
         // The parts: what is left once the candidates are out, one flood
         // fill each.
         self.body.clear();
+        self.degrees.clear();
         self.color.clear();
         // One plane for every part, each left empty for the next.
         let mut part: Plane = [0; MAX_SIDE];
@@ -180,6 +210,7 @@ impl Contracted {
                 // A part is connected, so its rows run on from `y0`, its
                 // first (the rows above are empty by now).
                 let mut body = [0u32; 2];
+                let mut edges = 0;
                 let mut y = y0;
                 while y < h && part[y] != 0 {
                     let bits = part[y];
@@ -187,6 +218,7 @@ impl Contracted {
                     let zeros = (bits & colour0).count_ones();
                     body[0] += zeros;
                     body[1] += bits.count_ones() - zeros;
+                    edges += edges_of(y, bits);
                     let mut mark = bits & near[y];
                     while mark != 0 {
                         self.label[y * MAX_SIDE + mark.trailing_zeros() as usize] = node;
@@ -197,6 +229,7 @@ impl Contracted {
                     y += 1;
                 }
                 self.body.push(body);
+                self.degrees.push(edges);
                 self.color.push(0);
             }
         }
@@ -211,12 +244,14 @@ impl Contracted {
                 self.label[y * MAX_SIDE + x] = self.body.len() as u16;
                 let colour = ((x + y) & 1) as u8;
                 self.body.push(if colour == 0 { [1, 0] } else { [0, 1] });
+                self.degrees.push(edges_of(y, 1 << x));
                 self.color.push(colour);
             }
         }
         let root = self.body.len();
         self.label[hy * MAX_SIDE + hx] = root as u16;
         self.body.push([0, 0]);
+        self.degrees.push(0);
         self.color.push(((hx + hy) & 1) as u8);
         let nodes = root + 1;
 
@@ -297,12 +332,12 @@ impl Contracted {
             *at += 1;
         }
 
-        Some(self.search(root, parts, nodes))
+        Some(unpack(self.search(root, parts, nodes)))
     }
 
     /// Tarjan's search of the contracted graph from the head's node `root`;
     /// nodes below `parts` are parts.
-    fn search(&mut self, root: usize, parts: usize, nodes: usize) -> u32 {
+    fn search(&mut self, root: usize, parts: usize, nodes: usize) -> Packed {
         self.disc.clear();
         self.disc.resize(nodes, 0);
         self.low.clear();
@@ -310,6 +345,7 @@ impl Contracted {
         self.below.clear();
         self.below.resize(nodes, 0);
         let (disc, low, below, body) = (&mut self.disc, &mut self.low, &mut self.below, &mut self.body);
+        let degrees = &mut self.degrees;
         let (adj, start, color, stack) = (&self.adj, &self.start, &self.color, &mut self.stack);
         let mut counter = 1;
         disc[root] = counter;
@@ -360,16 +396,17 @@ impl Contracted {
                     // the colour opposite the door's.
                     let e = 1 - color[u] as usize;
                     let [same, other] = [body[v][e], body[v][1 - e]];
-                    below[u] = below[u].max(parity_bound(same, other) + below[v]);
+                    below[u] = below[u].max(below[v] + pack(parity_bound(same, other), degrees[v]));
                 } else {
                     let b = body[v];
                     body[u][0] += b[0];
                     body[u][1] += b[1];
+                    degrees[u] += degrees[v];
                     below[u] = below[u].max(below[v]);
                 }
             }
             let [same, other] = [body[first][entry], body[first][1 - entry]];
-            best = best.max(parity_bound(same, other) + below[first]);
+            best = best.max(below[first] + pack(parity_bound(same, other), degrees[first]));
         }
         best
     }
