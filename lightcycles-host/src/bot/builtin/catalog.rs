@@ -81,7 +81,7 @@ impl Builtin {
                  default; search:deepen=PCT: start a deeper iteration only when PCT % of it fits, 0 by default: \
                  think the whole time; search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
                  search:trace: a line per answer on stderr (its search, depth, value, every rider's space); \
-                 search:cell=N, separated_cell=N, separated_bonus=N, edge=N, secure=N: the evaluation's weights, 16, 24, 480, 4, 0; \
+                 search:cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N: the evaluation's weights, 16, 24, 480, 0, 4, 0; \
                  search:secure_by=K: the margin in moves past which a cell is secure, 4; \
                  search:ffa=paranoid|maxn|mcts: the search for 3+ riders, paranoid by default; \
                  search:near=N: the riders it searches move by move, 1 to 3, 2 by default; \

@@ -34,8 +34,14 @@ pub const SEPARATED_CELL: i32 = 24;
 /// Added for the player ahead once the players are separated.
 pub const SEPARATED_BONUS: i32 = 30 * CELL;
 /// The value of one edge of a player's cells (a cell and a free neighbour)
-/// while the players can still meet.
-pub const EDGE: i32 = 4;
+/// while the players can still meet: off, as [`CHAMBER_EDGE`] counts the
+/// edges that matter.
+pub const EDGE: i32 = 0;
+/// The value of one edge of the chambers a player's [chamber
+/// walk](super::chambers::Chambers::walk) takes, while the players can
+/// still meet (docs/search-bot.md: 49.1 % against a1k0n on the 2010
+/// maps, where `edge=4` scored 42.2 %).
+pub const CHAMBER_EDGE: i32 = 4;
 /// The value of one [secure](super::secure) cell (reached more than
 /// [`SECURE_BY`] moves before the rival) while the players can still meet.
 pub const SECURE: i32 = 0;
@@ -43,9 +49,10 @@ pub const SECURE: i32 = 0;
 pub const SECURE_BY: i32 = 4;
 
 /// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`],
-/// [`SEPARATED_BONUS`], [`EDGE`], [`SECURE`] and [`SECURE_BY`] by default;
-/// `builtin:search:cell=N`, `separated_cell=N`, `separated_bonus=N`,
-/// `edge=N`, `secure=N` and `secure_by=K` change them (for tuning:
+/// [`SEPARATED_BONUS`], [`EDGE`], [`CHAMBER_EDGE`], [`SECURE`] and
+/// [`SECURE_BY`] by default; `builtin:search:cell=N`, `separated_cell=N`,
+/// `separated_bonus=N`, `edge=N`, `chamber_edge=N`, `secure=N` and
+/// `secure_by=K` change them (for tuning:
 /// `lightcycles tune`, docs/tuning.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Weights {
@@ -59,6 +66,10 @@ pub struct Weights {
     /// its free neighbours) while the players can still meet: open
     /// territory is worth more than a ragged strip of the same size.
     pub edge: i32,
+    /// The value of one edge of the chambers a player's chamber walk takes
+    /// (the rooms it can fill, not those behind doors it will not take),
+    /// while they can still meet: a1k0n's measure of open room.
+    pub chamber_edge: i32,
     /// The value of one cell a player reaches more than `secure_by` moves
     /// before the other, while they can still meet: far territory won by
     /// a move or two is not held, and this makes the margin worth keeping
@@ -76,6 +87,7 @@ impl Weights {
         separated_cell: SEPARATED_CELL,
         separated_bonus: SEPARATED_BONUS,
         edge: EDGE,
+        chamber_edge: CHAMBER_EDGE,
         secure: SECURE,
         secure_by: SECURE_BY,
     };
@@ -211,11 +223,15 @@ impl Evaluator {
         // One call: both rooms once separated, else the Voronoi split.
         let [mine_plane, theirs_plane] = &mut *self.duel_planes;
         let (_, separated) = lean::duel_cells(state, me, other, mine_plane, theirs_plane);
-        let mine = self.chambers.bound(graph, &mine_plane[..h], graph.cell(my_head));
-        let theirs = self.chambers.bound(graph, &theirs_plane[..h], graph.cell(their_head));
-        // The free rows, once, for whichever of the two terms is on.
-        let wants_free = !separated && (self.weights.edge != 0 || self.weights.secure != 0);
+        let w = self.weights;
+        // The free rows, once, for whichever of the terms is on.
+        let wants_free = !separated && (w.edge != 0 || w.chamber_edge != 0 || w.secure != 0);
         let free = if wants_free { Some(lean::free_cells(state)) } else { None };
+        let walk_free = free.as_ref().filter(|_| w.chamber_edge != 0).map(|f| &f[..h]);
+        let mine = self.chambers.walk(graph, &mine_plane[..h], graph.cell(my_head), walk_free);
+        let theirs = self.chambers.walk(graph, &theirs_plane[..h], graph.cell(their_head), walk_free);
+        let chamber_edges = mine.edges as i32 - theirs.edges as i32;
+        let (mine, theirs) = (mine.bound, theirs.bound);
         let (mut edges, mut secure) = (0, 0);
         if let Some(free) = &free {
             if self.weights.edge != 0 {
@@ -231,6 +247,7 @@ impl Evaluator {
         let value = self
             .value(separated, mine, theirs)
             .saturating_add(edges.saturating_mul(self.weights.edge))
+            .saturating_add(chamber_edges.saturating_mul(self.weights.chamber_edge))
             .saturating_add(secure.saturating_mul(self.weights.secure));
         DuelView { separated, space: [mine, theirs], value }
     }
@@ -247,13 +264,20 @@ impl Evaluator {
             return DuelView { separated: true, space: [mine, theirs], value: self.value(true, mine, theirs) };
         }
         space::voronoi_with(game, &mut self.scratch);
-        let mine = self.chambers.bound(graph, self.scratch.owned(me), graph.cell(my_head));
-        let theirs = self.chambers.bound(graph, self.scratch.owned(other), graph.cell(their_head));
-        let mut value = self.value(false, mine, theirs);
-        if self.weights.edge != 0 {
+        let w = self.weights;
+        if w.edge != 0 || w.chamber_edge != 0 {
             let layout = game.layout();
             self.free.resize(layout.words(), 0);
             bitboard::complement(layout, game.solid(), &mut self.free);
+        }
+        let walk_free = Some(&self.free[..]).filter(|_| w.chamber_edge != 0);
+        let mine = self.chambers.walk(graph, self.scratch.owned(me), graph.cell(my_head), walk_free);
+        let theirs = self.chambers.walk(graph, self.scratch.owned(other), graph.cell(their_head), walk_free);
+        let chamber_edges = mine.edges as i32 - theirs.edges as i32;
+        let (mine, theirs) = (mine.bound, theirs.bound);
+        let mut value = self.value(false, mine, theirs);
+        value = value.saturating_add(chamber_edges.saturating_mul(w.chamber_edge));
+        if w.edge != 0 {
             let edges = edges(graph, &self.free, self.scratch.owned(me)) as i32
                 - edges(graph, &self.free, self.scratch.owned(other)) as i32;
             value = value.saturating_add(edges.saturating_mul(self.weights.edge));
@@ -405,8 +429,12 @@ mod tests {
         for seed in 0..6 {
             let mut game = FastGame::seeded(&Config::default(), seed).unwrap();
             let graph = CellGraph::new(game.layout());
-            // The edges term too (it is off by default).
-            let mut evals = [Evaluator::new(), Evaluator::with_weights(Weights { edge: 56, ..Weights::DEFAULT })];
+            // The edges terms too (the chambers' is off by default).
+            let mut evals = [
+                Evaluator::new(),
+                Evaluator::with_weights(Weights { edge: 56, ..Weights::DEFAULT }),
+                Evaluator::with_weights(Weights { chamber_edge: 9, ..Weights::DEFAULT }),
+            ];
             let mut t = 0;
             while !game.is_over() {
                 if game.is_alive(0) && game.is_alive(1) {
@@ -460,7 +488,7 @@ mod tests {
     }
 
     #[test]
-    fn the_edge_weight_prefers_open_territory() {
+    fn the_edge_weights_prefer_open_territory() {
         // Player 0 owns an open 3 × 3 room and the west of the corridor,
         // player 1 the corridor's east: cells with two free neighbours
         // each against cells with up to four.
@@ -476,14 +504,20 @@ mod tests {
         ];
         let game = drawn_game(&rows);
         let graph = CellGraph::new(game.layout());
-        let plain = Evaluator::with_weights(Weights { edge: 0, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
-        let edged = Evaluator::with_weights(Weights { edge: 10, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
+        let with = |edge, chamber_edge| {
+            let weights = Weights { edge, chamber_edge, ..Weights::DEFAULT };
+            Evaluator::with_weights(weights).duel(&graph, &game, 0, 1)
+        };
+        let (plain, edged, chambered) = (with(0, 0), with(10, 0), with(0, 10));
         let default = Evaluator::new().duel(&graph, &game, 0, 1);
         assert!(!plain.separated);
         assert_eq!(plain.space, edged.space, "the edges change the value, not the space");
+        assert_eq!(plain.space, chambered.space);
         assert!(edged.value > plain.value, "{edged:?} against {plain:?}");
-        // The default weighs edges too (4 an edge), between the two.
-        assert!(plain.value < default.value && default.value < edged.value, "{default:?}");
+        assert!(chambered.value > plain.value, "{chambered:?} against {plain:?}");
+        // The default weighs the walked chambers' edges (4 an edge), between
+        // none and 10 an edge.
+        assert!(plain.value < default.value && default.value < chambered.value, "{default:?}");
     }
 
     #[test]
@@ -515,6 +549,40 @@ mod tests {
                 let both = Evaluator::with_weights(Weights { edge: 5, ..weights }).duel(&graph, &game, 0, 1);
                 assert_ne!(edge.value, plain.value, "width {width}: the edge term counts here");
                 assert_eq!(both.value - plain.value, (edge.value - plain.value) + (v.value - plain.value));
+            }
+        }
+    }
+
+    #[test]
+    fn the_chamber_edge_weight_adds_its_value_for_each_edge_of_the_walked_chambers() {
+        use lightcycles_core::space;
+        // A wide board (the lean rows, the contracted walk) and one past 64
+        // columns (the fast engine's path, the cell walk).
+        for (width, seed) in [(40, 3), (70, 5)] {
+            let config = lightcycles_core::Config { width, height: 20, ..lightcycles_core::Config::default() };
+            let mut game = FastGame::seeded(&config, seed).unwrap();
+            testing::ride_unevenly(&mut game, 6);
+            let graph = CellGraph::new(game.layout());
+            let plain =
+                Evaluator::with_weights(Weights { chamber_edge: 0, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
+            assert!(!plain.separated);
+            // The walks, by the reference cell search on the Voronoi split.
+            let mut split = space::Scratch::for_game(&game);
+            space::voronoi_with(&game, &mut split);
+            let layout = game.layout();
+            let mut free = vec![0; layout.words()];
+            bitboard::complement(layout, game.solid(), &mut free);
+            let mut chambers = Chambers::new();
+            let mut walk =
+                |id: usize| chambers.walk_by_cells(&graph, split.owned(id), graph.cell(game.head(id)), Some(&free));
+            let (a, b) = (walk(0), walk(1));
+            assert_eq!(plain.space, [a.bound, b.bound], "width {width}");
+            assert_ne!(a.edges, b.edges, "width {width}: an uneven position");
+            for k in [1, 7] {
+                let v =
+                    Evaluator::with_weights(Weights { chamber_edge: k, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
+                assert_eq!(v.space, plain.space);
+                assert_eq!(v.value - plain.value, k * (a.edges as i32 - b.edges as i32), "width {width}");
             }
         }
     }

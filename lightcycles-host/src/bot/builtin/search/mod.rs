@@ -117,11 +117,12 @@ const MAX_MS: u64 = 86_400_000;
 
 /// The weight options of `builtin:search`, their ranges, and where each
 /// goes: what `lightcycles tune` can tune in the built-in bot.
-pub const WEIGHT_OPTIONS: [(&str, i32, i32); 6] = [
+pub const WEIGHT_OPTIONS: [(&str, i32, i32); 7] = [
     ("cell", 0, 10_000),
     ("separated_cell", 0, 10_000),
     ("separated_bonus", 0, 100_000),
     ("edge", 0, 10_000),
+    ("chamber_edge", 0, 10_000),
     ("secure", 0, 10_000),
     ("secure_by", 0, secure::MAX_MARGIN as i32),
 ];
@@ -132,6 +133,7 @@ fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
         "separated_cell" => Some(&mut weights.separated_cell),
         "separated_bonus" => Some(&mut weights.separated_bonus),
         "edge" => Some(&mut weights.edge),
+        "chamber_edge" => Some(&mut weights.chamber_edge),
         "secure" => Some(&mut weights.secure),
         "secure_by" => Some(&mut weights.secure_by),
         _ => None,
@@ -202,7 +204,7 @@ impl SearchOptions {
             } else {
                 return Err(format!(
                     "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, deepen=PCT, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=lead|own, \
-                     cell=N, separated_cell=N, separated_bonus=N, edge=N, secure=N and secure_by=K"
+                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N and secure_by=K"
                 ));
             }
         }
@@ -245,6 +247,7 @@ impl fmt::Display for SearchOptions {
             ("separated_cell", w.separated_cell, d.separated_cell),
             ("separated_bonus", w.separated_bonus, d.separated_bonus),
             ("edge", w.edge, d.edge),
+            ("chamber_edge", w.chamber_edge, d.chamber_edge),
             ("secure", w.secure, d.secure),
             ("secure_by", w.secure_by, d.secure_by),
         ] {
@@ -628,7 +631,7 @@ mod tests {
         assert_eq!(o.to_string(), ":nodes=50:cell=20:separated_bonus=300");
         // A weight given at its default value is the default bot.
         assert_eq!(
-            SearchOptions::parse(":cell=16:separated_cell=24:separated_bonus=480:edge=4").unwrap(),
+            SearchOptions::parse(":cell=16:separated_cell=24:separated_bonus=480:edge=0:chamber_edge=4").unwrap(),
             SearchOptions::default()
         );
         let o = SearchOptions::parse(":secure=8:secure_by=2").unwrap();
@@ -671,6 +674,7 @@ mod tests {
             separated_cell: 2 * w.separated_cell,
             separated_bonus: 2 * w.separated_bonus,
             edge: 2 * w.edge,
+            chamber_edge: 2 * w.chamber_edge,
             secure: 2 * w.secure,
             secure_by: w.secure_by,
         };
@@ -679,8 +683,8 @@ mod tests {
         assert_eq!(t.space, d.space);
         assert_ne!(d.value, 0);
         assert_eq!(t.value, 2 * d.value, "the value scales with the weights");
-        let mut no_edges = Evaluator::with_weights(Weights { edge: 0, ..w });
-        assert_ne!(no_edges.duel(&graph, &game, 0, 1).value, d.value, "the edge weight counts by default");
+        let mut no_edges = Evaluator::with_weights(Weights { chamber_edge: 0, ..w });
+        assert_ne!(no_edges.duel(&graph, &game, 0, 1).value, d.value, "the chambers' edge weight counts by default");
     }
 
     #[test]
