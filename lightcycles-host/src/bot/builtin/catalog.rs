@@ -46,6 +46,7 @@ impl Builtin {
             stats: false,
             trace: false,
             ms: None,
+            first_ms: None,
             margin: None,
             deepen: WORTH_STARTING,
             weights: Weights::DEFAULT,
@@ -77,7 +78,7 @@ impl Builtin {
             Builtin::Floodfill => "the move that keeps the most reachable space (ties: seeded)",
             Builtin::Search(_) => {
                 "alpha-beta on a chamber-aware Voronoi split, endgame filler; uses the tick's time less \
-                 a margin (search:ms=MS: at most MS a tick; search:margin=MS: the margin, half the limit by \
+                 a margin (search:ms=MS: at most MS a tick; search:first_ms=MS: at most MS for the first answer, as ms= by default; search:margin=MS: the margin, half the limit by \
                  default; search:deepen=PCT: start a deeper iteration only when PCT % of it fits, 0 by default: \
                  think the whole time; search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
                  search:trace: a line per answer on stderr (its search, depth, value, every rider's space); \

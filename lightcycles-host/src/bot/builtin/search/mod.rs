@@ -75,6 +75,11 @@ pub struct SearchOptions {
     /// `ms=MS`: think at most this long per answer (within the limit less
     /// the margin), as a bot holding itself to its own budget does.
     pub ms: Option<u64>,
+    /// `first_ms=MS`: think at most this long on the game's first answer,
+    /// whose limit is often longer (`--time-first-ms`); `ms` when not given.
+    /// A bot that takes more time for its first move (a1k0n's takes
+    /// 500 ms) is met at equal time with this.
+    pub first_ms: Option<u64>,
     /// `margin=MS`: the time of each limit kept free of thinking (by
     /// default half the limit).
     pub margin: Option<u64>,
@@ -102,6 +107,7 @@ impl Default for SearchOptions {
             stats: false,
             trace: false,
             ms: None,
+            first_ms: None,
             margin: None,
             deepen: budget::WORTH_STARTING,
             weights: Weights::DEFAULT,
@@ -141,6 +147,16 @@ fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
 }
 
 impl SearchOptions {
+    /// The most milliseconds to think at tick `tick`: `first_ms` on the
+    /// game's first (tick 0), `ms` on the others and when `first_ms` is
+    /// not given; `None`: the limit less the margin.
+    pub fn ms_at(&self, tick: u32) -> Option<u64> {
+        match tick {
+            0 => self.first_ms.or(self.ms),
+            _ => self.ms,
+        }
+    }
+
     /// Parses the options of `builtin:search:OPTION:OPTION…` from the text
     /// after `search` (empty, or starting with `:`).
     pub fn parse(text: &str) -> Result<SearchOptions, String> {
@@ -156,12 +172,16 @@ impl SearchOptions {
                 options.stats = true;
             } else if option == "trace" {
                 options.trace = true;
-            } else if let Some((key @ ("ms" | "margin"), ms)) = option.split_once('=') {
-                let slot = if key == "ms" { &mut options.ms } else { &mut options.margin };
+            } else if let Some((key @ ("ms" | "first_ms" | "margin"), ms)) = option.split_once('=') {
+                let slot = match key {
+                    "ms" => &mut options.ms,
+                    "first_ms" => &mut options.first_ms,
+                    _ => &mut options.margin,
+                };
                 match ms.parse::<u64>() {
                     Ok(ms) if ms <= MAX_MS && (key == "margin" || ms >= 1) => *slot = Some(ms),
                     _ => {
-                        let least = if key == "ms" { 1 } else { 0 };
+                        let least = if key == "margin" { 0 } else { 1 };
                         return Err(format!(
                             "{key}={ms}: expected a whole number of milliseconds, {least} to {MAX_MS}"
                         ));
@@ -203,7 +223,7 @@ impl SearchOptions {
                 }
             } else {
                 return Err(format!(
-                    "unknown option {option:?}; the options are nodes=N, ms=MS, margin=MS, deepen=PCT, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=lead|own, \
+                    "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=lead|own, \
                      cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N and secure_by=K"
                 ));
             }
@@ -219,6 +239,9 @@ impl fmt::Display for SearchOptions {
         }
         if let Some(ms) = self.ms {
             write!(f, ":ms={ms}")?;
+        }
+        if let Some(ms) = self.first_ms {
+            write!(f, ":first_ms={ms}")?;
         }
         if let Some(ms) = self.margin {
             write!(f, ":margin={ms}")?;
@@ -336,9 +359,10 @@ impl SearchBot {
     /// `limit` for this tick.
     pub fn think(&mut self, game: &FastGame, me: usize, start: Instant, limit: Duration) -> Thought {
         let ms = |ms: Option<u64>| ms.map(Duration::from_millis);
+        let cap = self.options.ms_at(game.tick());
         let limit = match self.options.nodes {
             Some(n) => Limit::Nodes(n),
-            None => Limit::Time(budget::thinking_time(limit, ms(self.options.ms), ms(self.options.margin))),
+            None => Limit::Time(budget::thinking_time(limit, ms(cap), ms(self.options.margin))),
         };
         let mut budget = Budget::new(start, limit).deepen_at(self.options.deepen);
         let memory = self.memory.get_or_insert_with(|| Memory {
@@ -550,6 +574,7 @@ mod tests {
             ":nodes=5:stats",
             ":ms=45",
             ":ms=45:margin=5",
+            ":ms=45:first_ms=500",
             ":margin=0:stats",
             ":ms=45:deepen=60",
             ":nodes=50:stats:trace",
@@ -558,6 +583,21 @@ mod tests {
         }
         assert_eq!(SearchOptions::parse(":stats:nodes=5").unwrap().to_string(), ":nodes=5:stats");
         assert!(SearchOptions::parse("nodes=5").is_err(), "options follow a colon");
+    }
+
+    #[test]
+    fn first_ms_caps_the_first_answer_and_ms_the_others() {
+        let o = SearchOptions::parse(":ms=45:first_ms=500").unwrap();
+        assert_eq!((o.ms_at(0), o.ms_at(1), o.ms_at(700)), (Some(500), Some(45), Some(45)));
+        let o = SearchOptions::parse(":ms=45").unwrap();
+        assert_eq!((o.ms_at(0), o.ms_at(1)), (Some(45), Some(45)), "ms alone caps every answer");
+        let o = SearchOptions::parse(":first_ms=300").unwrap();
+        assert_eq!((o.ms_at(0), o.ms_at(1)), (Some(300), None), "the limit less the margin after the first");
+        assert_eq!(SearchOptions::default().ms_at(0), None);
+        for bad in [":first_ms=0", ":first_ms=x", ":first_ms=86400001"] {
+            let err = SearchOptions::parse(bad).unwrap_err();
+            assert!(err.starts_with(&bad[1..]) && err.contains("1 to 86400000"), "{bad}: {err}");
+        }
     }
 
     #[test]
