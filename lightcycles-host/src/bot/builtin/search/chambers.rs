@@ -385,22 +385,24 @@ pub(crate) mod tests {
         assert_eq!(cuts(&rows), (1..5).map(|x| Pos::new(x, 1)).collect::<Vec<_>>());
     }
 
+    /// The corridor from the head forks at the door (2, 4): up to a 3 × 2
+    /// room through (2, 3), or on to (5, 4) and down to another 3 × 2 room
+    /// through (5, 5). Up: 3 + 6 = 9 moves; right: 6 + 6 = 12.
+    const TWO_ROOMS: [&str; 9] = [
+        "#########", //
+        "#...#####", //
+        "#...#####", //
+        "##.######", //
+        "@.....###", //
+        "#####.###", //
+        "####...##", //
+        "####...##", //
+        "#########", //
+    ];
+
     #[test]
     fn two_rooms_behind_one_door_count_only_the_larger() {
-        // The corridor from the head forks at the door (2, 4): up to a
-        // 3 × 2 room through (2, 3), or on to (5, 4) and down to another
-        // 3 × 2 room through (5, 5). Up: 3 + 6 = 9 moves; right: 6 + 6 = 12.
-        let rows = [
-            "#########", //
-            "#...#####", //
-            "#...#####", //
-            "##.######", //
-            "@.....###", //
-            "#####.###", //
-            "####...##", //
-            "####...##", //
-            "#########", //
-        ];
+        let rows = TWO_ROOMS;
         assert_eq!(bound(&rows), 12);
         let (graph, mut region, head) = drawn(&rows);
         assert_eq!(longest_path(&graph, &mut region, head), 12);
@@ -413,22 +415,12 @@ pub(crate) mod tests {
 
     #[test]
     fn the_walk_counts_the_edges_of_the_chambers_it_takes_only() {
-        // The rooms of the test above, the free cells the region's: the
+        // The rooms of `TWO_ROOMS`, the free cells the region's: the
         // bound takes the corridor to (5, 5) and the room below, whose
         // cells have 1 + 3 + 2 + 2 + 2 + 2 and 2 + 4 + 2 + 2 + 3 + 2 free
         // neighbours (the corridor's fork counts its edge up, into the
         // room it does not take; the room up there counts nothing).
-        let rows = [
-            "#########", //
-            "#...#####", //
-            "#...#####", //
-            "##.######", //
-            "@.....###", //
-            "#####.###", //
-            "####...##", //
-            "####...##", //
-            "#########", //
-        ];
+        let rows = TWO_ROOMS;
         let (graph, region, head) = drawn(&rows);
         let walk = Chambers::new().walk(&graph, &region, head, Some(&region));
         assert_eq!(walk, Walk { bound: 12, edges: 27 });
