@@ -52,7 +52,7 @@ impl Builtin {
             weights: Weights::DEFAULT,
             ffa: Ffa::Paranoid,
             near: NEAR,
-            value: FfaValue::Lead,
+            value: FfaValue::Own,
         }),
     ];
 
@@ -85,9 +85,9 @@ impl Builtin {
                  search:cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N: the evaluation's weights, 16, 24, 480, 0, 4, 0; \
                  search:secure_by=K: the margin in moves past which a cell is secure, 4; \
                  search:ffa=paranoid|maxn|mcts: the search for 3+ riders, paranoid by default; \
-                 search:near=N: the riders it searches move by move, 1 to 3, 2 by default; \
-                 search:value=lead|own: what 3+ riders' paranoid search values, our space less the largest rival's \
-                 or ours alone)"
+                 search:near=N: the riders it searches move by move, 1 to 3, 1 by default; \
+                 search:value=own|lead: what 3+ riders' paranoid search values, our space alone (the default) \
+                 or less the largest rival's)"
             }
         }
     }

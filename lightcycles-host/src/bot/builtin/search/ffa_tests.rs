@@ -232,7 +232,7 @@ fn near_sets_how_many_riders_are_searched_move_by_move() {
     assert_eq!(SearchOptions::default().near, super::multi::NEAR);
     let o = SearchOptions::parse(":nodes=9:near=3").unwrap();
     assert_eq!((o.near, o.to_string().as_str()), (3, ":nodes=9:near=3"));
-    assert_eq!(SearchOptions::parse(":near=2").unwrap(), SearchOptions::default(), "2 is the default");
+    assert_eq!(SearchOptions::parse(":near=1").unwrap(), SearchOptions::default(), "1 is the default");
     for bad in [":near=0", ":near=4", ":near=x"] {
         let e = SearchOptions::parse(bad).unwrap_err();
         assert!(e.contains("1 to 3"), "{bad}: {e}");
@@ -257,13 +257,13 @@ fn near_sets_how_many_riders_are_searched_move_by_move() {
 }
 
 #[test]
-fn value_own_counts_our_space_alone_and_lead_is_the_default() {
-    assert_eq!(SearchOptions::default().value, FfaValue::Lead);
-    assert_eq!(SearchOptions::parse(":value=lead").unwrap(), SearchOptions::default());
-    let o = SearchOptions::parse(":nodes=9:near=1:value=own").unwrap();
-    assert_eq!((o.value, o.to_string().as_str()), (FfaValue::Own, ":nodes=9:near=1:value=own"));
+fn value_own_counts_our_space_alone_and_is_the_default() {
+    assert_eq!(SearchOptions::default().value, FfaValue::Own);
+    assert_eq!(SearchOptions::parse(":value=own").unwrap(), SearchOptions::default());
+    let o = SearchOptions::parse(":nodes=9:near=2:value=lead").unwrap();
+    assert_eq!((o.value, o.to_string().as_str()), (FfaValue::Lead, ":nodes=9:near=2:value=lead"));
     let e = SearchOptions::parse(":value=max").unwrap_err();
-    assert!(e.contains("lead or own"), "{e}");
+    assert!(e.contains("own or lead"), "{e}");
     // We (A) share 60 cells of the top with B; C rides alone in the 174
     // below the wall. Against the largest rival's space our half of the
     // top is far behind; on its own it is worth its cells.

@@ -93,10 +93,11 @@ pub struct SearchOptions {
     /// The search for three riders or more (`ffa=paranoid|maxn|mcts`).
     pub ffa: Ffa,
     /// `near=N`: how many opponents the paranoid and MaxN searches play
-    /// move by move (the nearest who share our room; 2 by default).
+    /// move by move (the nearest who share our room; 1 by default).
     pub near: usize,
-    /// `value=lead|own`: what the paranoid search values for three riders
-    /// or more (our space less the largest rival's, or ours alone).
+    /// `value=own|lead`: what the paranoid search values for three riders
+    /// or more (our space alone, the default, or less the largest
+    /// rival's).
     pub value: FfaValue,
 }
 
@@ -113,7 +114,7 @@ impl Default for SearchOptions {
             weights: Weights::DEFAULT,
             ffa: Ffa::Paranoid,
             near: multi::NEAR,
-            value: FfaValue::Lead,
+            value: FfaValue::Own,
         }
     }
 }
@@ -200,7 +201,7 @@ impl SearchOptions {
             } else if let Some(name) = option.strip_prefix("value=") {
                 match FfaValue::from_name(name) {
                     Some(value) => options.value = value,
-                    None => return Err(format!("value={name}: expected lead or own")),
+                    None => return Err(format!("value={name}: expected own or lead")),
                 }
             } else if let Some(n) = option.strip_prefix("near=") {
                 match n.parse::<usize>() {
@@ -223,7 +224,7 @@ impl SearchOptions {
                 }
             } else {
                 return Err(format!(
-                    "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=lead|own, \
+                    "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
                      cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N and secure_by=K"
                 ));
             }
