@@ -67,9 +67,9 @@ pub enum FfaValue {
     /// the last rider wins, so a rival's room counts against ours.
     Lead,
     /// Our chamber-bounded space alone: grow our own room and leave the
-    /// others to each other. The default: with `near=1` it won 30.0 % of
-    /// 240 free-for-alls against three copies of the bot of commit
-    /// 19e900b, where `lead` against the two nearest won 20.0 %
+    /// others to each other. The default: with `near=1` it won 30.4 % of
+    /// 480 free-for-alls against three copies of the bot of commit
+    /// 19e900b, where `lead` against the two nearest won 19.8 %
     /// (docs/search-bot.md).
     #[default]
     Own,
