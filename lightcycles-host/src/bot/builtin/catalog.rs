@@ -7,9 +7,6 @@ use lightcycles_core::SplitMix64;
 use crate::bot::builtin::floodfill::FloodfillBot;
 use crate::bot::builtin::fuzz::FuzzBot;
 use crate::bot::builtin::random::RandomBot;
-use crate::bot::builtin::search::budget::WORTH_STARTING;
-use crate::bot::builtin::search::eval::Weights;
-use crate::bot::builtin::search::multi::{Ffa, FfaValue, NEAR};
 use crate::bot::builtin::search::{SearchBot, SearchOptions};
 use crate::bot::builtin::straight::StraightBot;
 use crate::bot::builtin::wallhug::WallhugBot;
@@ -41,19 +38,7 @@ impl Builtin {
         Builtin::Straight,
         Builtin::Wallhug,
         Builtin::Floodfill,
-        Builtin::Search(SearchOptions {
-            nodes: None,
-            stats: false,
-            trace: false,
-            ms: None,
-            first_ms: None,
-            margin: None,
-            deepen: WORTH_STARTING,
-            weights: Weights::DEFAULT,
-            ffa: Ffa::Paranoid,
-            near: NEAR,
-            value: FfaValue::Own,
-        }),
+        Builtin::Search(SearchOptions::DEFAULT),
     ];
 
     /// The name after `builtin:`.

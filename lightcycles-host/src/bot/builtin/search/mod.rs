@@ -101,21 +101,27 @@ pub struct SearchOptions {
     pub value: FfaValue,
 }
 
+impl SearchOptions {
+    /// The options of a plain `builtin:search`: the one place they are
+    /// written, for [`Default`] and for the built-in catalog's constant.
+    pub const DEFAULT: SearchOptions = SearchOptions {
+        nodes: None,
+        stats: false,
+        trace: false,
+        ms: None,
+        first_ms: None,
+        margin: None,
+        deepen: budget::WORTH_STARTING,
+        weights: Weights::DEFAULT,
+        ffa: Ffa::Paranoid,
+        near: multi::NEAR,
+        value: FfaValue::Own,
+    };
+}
+
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
-        SearchOptions {
-            nodes: None,
-            stats: false,
-            trace: false,
-            ms: None,
-            first_ms: None,
-            margin: None,
-            deepen: budget::WORTH_STARTING,
-            weights: Weights::DEFAULT,
-            ffa: Ffa::Paranoid,
-            near: multi::NEAR,
-            value: FfaValue::Own,
-        }
+        SearchOptions::DEFAULT
     }
 }
 
