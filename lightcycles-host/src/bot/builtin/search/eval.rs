@@ -520,14 +520,21 @@ mod tests {
         assert!(plain.value < default.value && default.value < chambered.value, "{default:?}");
     }
 
-    #[test]
-    fn the_secure_weight_adds_its_value_for_each_cell_won_by_a_margin() {
-        // A wide board (the lean rows) and one past 64 columns (the fast
-        // engine's path), a few ticks into seeded games.
-        for (width, seed) in [(40, 3), (70, 5)] {
+    /// Two uneven duels a few ticks into seeded games, with their board
+    /// widths: 40 columns (the lean rows) and 70 (past 64, the fast
+    /// engine's path).
+    fn uneven_duels() -> [(u32, FastGame); 2] {
+        [(40, 3), (70, 5)].map(|(width, seed)| {
             let config = lightcycles_core::Config { width, height: 20, ..lightcycles_core::Config::default() };
             let mut game = FastGame::seeded(&config, seed).unwrap();
             testing::ride_unevenly(&mut game, 6);
+            (width, game)
+        })
+    }
+
+    #[test]
+    fn the_secure_weight_adds_its_value_for_each_cell_won_by_a_margin() {
+        for (width, game) in uneven_duels() {
             assert!(!game.is_over());
             let graph = CellGraph::new(game.layout());
             let plain = Evaluator::new().duel(&graph, &game, 0, 1);
@@ -556,12 +563,9 @@ mod tests {
     #[test]
     fn the_chamber_edge_weight_adds_its_value_for_each_edge_of_the_walked_chambers() {
         use lightcycles_core::space;
-        // A wide board (the lean rows, the contracted walk) and one past 64
-        // columns (the fast engine's path, the cell walk).
-        for (width, seed) in [(40, 3), (70, 5)] {
-            let config = lightcycles_core::Config { width, height: 20, ..lightcycles_core::Config::default() };
-            let mut game = FastGame::seeded(&config, seed).unwrap();
-            testing::ride_unevenly(&mut game, 6);
+        // The lean rows take the contracted walk; past 64 columns, the cell
+        // walk.
+        for (width, game) in uneven_duels() {
             let graph = CellGraph::new(game.layout());
             let plain =
                 Evaluator::with_weights(Weights { chamber_edge: 0, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
