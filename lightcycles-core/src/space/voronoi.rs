@@ -7,6 +7,7 @@ use crate::config::MAX_PLAYERS;
 use crate::engine::Engine;
 use crate::fast::FastGame;
 use crate::geometry::Pos;
+use crate::search_state::MAX_SEARCH_SIDE;
 
 /// How the free cells split between the living players: each goes to the
 /// player that reaches it in strictly fewer moves than every other (moving
@@ -166,7 +167,10 @@ pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
 /// First the room of `a` (a flood fill): when it does not touch `b`'s head
 /// the two are separated and each owns its room, whatever the distances.
 /// Otherwise one breadth-first search from both heads at once, both
-/// frontiers expanded in the same pass over the rows they span.
+/// frontiers expanded in the same pass over the rows they span: on boards
+/// of one word a row and at most 64 rows (up to 64 × 64) the search of the
+/// search state's split, [`super::lean`], two rows at once; on wider or
+/// taller ones [`pair_search`].
 fn voronoi_pair(game: &FastGame, scratch: &mut Scratch, [a, b]: [usize; 2]) -> Voronoi {
     let layout = game.layout();
     let words = layout.words();
@@ -196,6 +200,10 @@ fn voronoi_pair(game: &FastGame, scratch: &mut Scratch, [a, b]: [usize; 2]) -> V
     layout.set(own_a, heads[0]);
     layout.set(own_b, heads[1]);
     match layout.words_per_row() {
+        1 if layout.height() <= MAX_SEARCH_SIDE => {
+            let (y0, y1) = (heads[0].y as usize, heads[1].y as usize);
+            super::lean::pair_layers(layout.height() as usize, (y0.min(y1), y0.max(y1)), free, [own_a, own_b])
+        }
         1 => pair_search::<1>(layout, heads, free, [own_a, own_b]),
         2 => pair_search::<2>(layout, heads, free, [own_a, own_b]),
         3 => pair_search::<3>(layout, heads, free, [own_a, own_b]),
