@@ -21,7 +21,8 @@ bin=$(cargo bench -p lightcycles-core --bench engines --no-run --message-format=
 if [ "$#" -eq 0 ]; then
     set -- step lean-step copy-step lean-copy-step \
         reachable-early lean-reachable-early voronoi-early lean-voronoi-early \
-        reachable-mid lean-reachable-mid voronoi-mid lean-voronoi-mid
+        reachable-mid lean-reachable-mid voronoi-mid lean-voronoi-mid \
+        voronoi-four lean-voronoi-four
 fi
 
 out=$(mktemp -d)

@@ -8,9 +8,10 @@
 //! For instruction counts (repeatable on a noisy machine), the same binary
 //! runs one measure a given number of times without criterion:
 //! `engines --count WHAT TIMES`, with `WHAT` one of `step`, `copy-step`,
-//! `voronoi-early`, `voronoi-mid`, `reachable-early`, `reachable-mid`, and
-//! the same on the search state: `lean-step`, `lean-copy-step`,
-//! `lean-voronoi-early`, … (`scripts/callgrind.sh` runs them all). Run it under
+//! `voronoi-early`, `voronoi-mid`, `reachable-early`, `reachable-mid`,
+//! `voronoi-four` (four riders on 24 × 24, tick 10), and the same on the
+//! search state: `lean-step`, `lean-copy-step`, `lean-voronoi-early`, …
+//! (`benches/callgrind.sh` runs them all). Run it under
 //! `valgrind --tool=callgrind` with two values of `TIMES`; the difference of
 //! the totals divided by the difference of `TIMES` is the cost of one call
 //! (one step, for `step`), free of the setup.
@@ -76,15 +77,28 @@ fn script<E: Engine>() -> (E, Vec<E>, Vec<[Action; 2]>) {
 }
 
 fn board_at(ticks: u32) -> FastGame {
+    board_of(&Config::default(), ticks)
+}
+
+/// The first seeded game of `config` whose riders all still ride after
+/// `ticks` steady ticks.
+fn board_of(config: &Config, ticks: u32) -> FastGame {
     (0..)
         .find_map(|seed| {
-            let mut game = FastGame::seeded(&Config::default(), seed).unwrap();
-            while game.tick() < ticks && !game.is_over() {
-                game.step(&[steady(&game, 0), steady(&game, 1)]).unwrap();
+            let mut game = FastGame::seeded(config, seed).unwrap();
+            while game.tick() < ticks && game.alive_mask().count_ones() == config.players {
+                let actions: Vec<Action> = (0..game.num_players()).map(|id| steady(&game, id)).collect();
+                game.step(&actions).unwrap();
             }
-            (game.tick() == ticks && !game.is_over()).then_some(game)
+            (game.tick() == ticks && game.alive_mask().count_ones() == config.players).then_some(game)
         })
         .unwrap()
+}
+
+/// The free-for-all board of docs/search-bot.md (4 riders, 24 × 24, rock
+/// density 4 %) after 10 ticks.
+fn four_riders() -> FastGame {
+    board_of(&Config { width: 24, height: 24, players: 4, rock_density: 4, ..Config::default() }, 10)
 }
 
 fn stepping<E: Engine>(c: &mut Criterion, name: &str) {
@@ -231,9 +245,11 @@ fn count(what: &str, times: u64) {
                 "lean-voronoi-mid" => (250, false, true),
                 "lean-reachable-early" => (10, true, true),
                 "lean-reachable-mid" => (250, true, true),
+                "voronoi-four" => (0, false, false),
+                "lean-voronoi-four" => (0, false, true),
                 _ => panic!("unknown measure {what}"),
             };
-            let game = board_at(ticks);
+            let game = if ticks == 0 { four_riders() } else { board_at(ticks) };
             let state = SearchState::from_game(&game).unwrap();
             let mut scratch = Scratch::for_game(&game);
             for _ in 0..times {

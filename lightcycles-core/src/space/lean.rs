@@ -325,12 +325,8 @@ type Padded = [u64; MAX_SEARCH_SIDE as usize + 2];
 pub(crate) fn pair_layers(h: usize, span: (usize, usize), free: &mut [u64], reached: [&mut [u64]; 2]) {
     let h = h.min(MAX_SEARCH_SIDE as usize);
     let [own_a, own_b] = reached;
-    // Built row by row rather than zeroed and then copied into: zeroing
-    // 2 KiB costs about a tenth of an early search.
-    let pad =
-        |plane: &[u64]| -> Padded { core::array::from_fn(|y| if (1..=h).contains(&y) { plane[y - 1] } else { 0 }) };
-    let mut open = pad(free);
-    let start = [pad(own_a), pad(own_b)];
+    let mut open = pad(free, h);
+    let start = [pad(own_a, h), pad(own_b, h)];
     let mut planes = [start, start];
     let (mut lo, mut hi) = (span.0 + 1, span.1 + 1);
     let mut turn = 0;
@@ -408,48 +404,74 @@ fn layer(
 /// from every head at once, each layer settled row by row (a cell first
 /// reached by one player is its own, by several a tie; the searches go on
 /// through ties for each of them).
+///
+/// Each rider's newest layer is grown into a second plane (the two taken
+/// in turn, every row rewritten each layer, so the planes are zeroed once
+/// a call and the growing pass vectorizes, as in [`pair_layers`]).
 fn many(state: &SearchState, living: &[usize], owned: &mut [Plane; MAX_PLAYERS]) -> Voronoi {
-    let h = state.config().height as usize;
-    let mut free = free_cells(state);
+    let h = (state.config().height as usize).min(MAX_SEARCH_SIDE as usize);
+    let mut open = pad(&free_cells(state), h);
     let mut result = Voronoi::default();
-    let mut frontier = [[0u64; MAX_SEARCH_SIDE as usize]; MAX_PLAYERS];
-    for &id in living {
+    // By the rider's place in `living`: its layer of the last step, and of this one.
+    let mut planes = [[[0u64; MAX_SEARCH_SIDE as usize + 2]; MAX_PLAYERS]; 2];
+    for (plane, &id) in planes[0].iter_mut().zip(living) {
         let head = state.head(id);
-        frontier[id][head.y as usize] |= 1 << head.x;
+        plane[head.y as usize + 1] |= 1 << head.x;
     }
+    let riders = living.len().min(MAX_PLAYERS);
+    let mut turn = 0;
     loop {
-        let mut next = [[0u64; MAX_SEARCH_SIDE as usize]; MAX_PLAYERS];
+        let (x, y) = planes.split_at_mut(1);
+        let (last, next) = if turn == 0 { (&x[0], &mut y[0]) } else { (&y[0], &mut x[0]) };
         let mut any = 0u64;
-        for &id in living {
-            let f = &frontier[id];
-            for y in 0..h {
-                let above = if y > 0 { f[y - 1] } else { 0 };
-                let below = if y + 1 < h { f[y + 1] } else { 0 };
-                let n = (f[y] << 1 | f[y] >> 1 | above | below) & free[y];
-                next[id][y] = n;
-                any |= n;
-            }
+        for (from, to) in last[..riders].iter().zip(next[..riders].iter_mut()) {
+            any |= grow_layer(from, to, &open, h);
         }
         if any == 0 {
             return result;
         }
-        for y in 0..h {
+        for y in 1..=h {
             let (mut once, mut twice) = (0u64, 0u64);
-            for &id in living {
-                let v = next[id][y];
-                twice |= once & v;
-                once |= v;
+            for plane in &next[..riders] {
+                twice |= once & plane[y];
+                once |= plane[y];
             }
-            for &id in living {
-                let mine = next[id][y] & !twice;
-                owned[id][y] |= mine;
+            if once == 0 {
+                continue;
+            }
+            for (plane, &id) in next[..riders].iter().zip(living) {
+                let mine = plane[y] & !twice;
+                owned[id][y - 1] |= mine;
                 result.counts[id] += mine.count_ones();
             }
             result.ties += twice.count_ones();
-            free[y] &= !once;
+            open[y] &= !once;
         }
-        frontier = next;
+        turn ^= 1;
     }
+}
+
+/// The first `h` rows of `plane` with a zero row above and below (rows
+/// past `h` zero too). Built row by row rather than zeroed and then copied
+/// into: zeroing 2 KiB cost about a tenth of an early two-player split.
+fn pad(plane: &[u64], h: usize) -> Padded {
+    core::array::from_fn(|y| if (1..=h).contains(&y) { plane[y - 1] } else { 0 })
+}
+
+/// The free cells (`open`) beside the cells of `from`, every row of
+/// `1..=h` written to `to` (padded planes); or-ed over the rows.
+#[inline(always)]
+fn grow_layer(from: &Padded, to: &mut Padded, open: &Padded, h: usize) -> u64 {
+    let mut any = 0u64;
+    // An exclusive range capped within the plane: no bounds checks, and
+    // the loop vectorizes.
+    for y in 1..h.min(MAX_SEARCH_SIDE as usize) + 1 {
+        let f = from[y];
+        let n = (f << 1 | f >> 1 | from[y - 1] | from[y + 1]) & open[y];
+        to[y] = n;
+        any |= n;
+    }
+    any
 }
 
 #[cfg(test)]
