@@ -412,6 +412,7 @@ fn many(state: &SearchState, living: &[usize], owned: &mut [Plane; MAX_PLAYERS])
     let h = (state.config().height as usize).min(MAX_SEARCH_SIDE as usize);
     let mut open = pad(&free_cells(state), h);
     let mut result = Voronoi::default();
+    let mut ties = [0u64; MAX_SEARCH_SIDE as usize + 2];
     // By the rider's place in `living`: its layer of the last step, and of this one.
     let mut planes = [[[0u64; MAX_SEARCH_SIDE as usize + 2]; MAX_PLAYERS]; 2];
     for (plane, &id) in planes[0].iter_mut().zip(living) {
@@ -428,27 +429,36 @@ fn many(state: &SearchState, living: &[usize], owned: &mut [Plane; MAX_PLAYERS])
             any |= grow_layer(from, to, &open, h);
         }
         if any == 0 {
-            return result;
+            break;
         }
-        for y in 1..=h {
-            let (mut once, mut twice) = (0u64, 0u64);
-            for plane in &next[..riders] {
-                twice |= once & plane[y];
-                once |= plane[y];
+        // Settled over whole planes, row by row (no row waits for another,
+        // so these passes vectorize too); cells are counted once, at the end.
+        let (mut once, mut twice) = ([0u64; MAX_SEARCH_SIDE as usize + 2], [0u64; MAX_SEARCH_SIDE as usize + 2]);
+        let rows = 1..h + 1;
+        for plane in &next[..riders] {
+            for ((o, t), v) in once[rows.clone()].iter_mut().zip(&mut twice[rows.clone()]).zip(&plane[rows.clone()]) {
+                *t |= *o & v;
+                *o |= v;
             }
-            if once == 0 {
-                continue;
+        }
+        for (plane, &id) in next[..riders].iter().zip(living) {
+            for ((own, v), t) in owned[id][..h].iter_mut().zip(&plane[rows.clone()]).zip(&twice[rows.clone()]) {
+                *own |= v & !t;
             }
-            for (plane, &id) in next[..riders].iter().zip(living) {
-                let mine = plane[y] & !twice;
-                owned[id][y - 1] |= mine;
-                result.counts[id] += mine.count_ones();
-            }
-            result.ties += twice.count_ones();
-            open[y] &= !once;
+        }
+        for ((tie, f), (o, t)) in
+            ties[rows.clone()].iter_mut().zip(&mut open[rows.clone()]).zip(once[rows.clone()].iter().zip(&twice[rows]))
+        {
+            *tie |= t;
+            *f &= !o;
         }
         turn ^= 1;
     }
+    for &id in living {
+        result.counts[id] = count(&owned[id][..h]);
+    }
+    result.ties = count(&ties);
+    result
 }
 
 /// The first `h` rows of `plane` with a zero row above and below (rows
