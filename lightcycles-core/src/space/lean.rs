@@ -401,13 +401,15 @@ fn layer(
 }
 
 /// [`voronoi_cells`] for three living players or more: one layered search
-/// from every head at once, each layer settled row by row (a cell first
+/// from every head at once, each layer settled as it comes (a cell first
 /// reached by one player is its own, by several a tie; the searches go on
 /// through ties for each of them).
 ///
 /// Each rider's newest layer is grown into a second plane (the two taken
 /// in turn, every row rewritten each layer, so the planes are zeroed once
-/// a call and the growing pass vectorizes, as in [`pair_layers`]).
+/// a call), and a layer is settled over whole planes, the cells counted
+/// once at the end: no row waits for another, so every pass vectorizes,
+/// as in [`pair_layers`].
 fn many(state: &SearchState, living: &[usize], owned: &mut [Plane; MAX_PLAYERS]) -> Voronoi {
     let h = (state.config().height as usize).min(MAX_SEARCH_SIDE as usize);
     let mut open = pad(&free_cells(state), h);
