@@ -7,7 +7,7 @@ use crate::config::MAX_PLAYERS;
 use crate::engine::Engine;
 use crate::fast::FastGame;
 use crate::geometry::Pos;
-use crate::search_state::MAX_SEARCH_SIDE;
+use crate::search_state::{SearchState, MAX_SEARCH_SIDE};
 
 /// How the free cells split between the living players: each goes to the
 /// player that reaches it in strictly fewer moves than every other (moving
@@ -39,7 +39,9 @@ pub fn voronoi(game: &FastGame) -> Voronoi {
 /// When only one player's search still has cells ahead, a flood fill
 /// finishes it. Separated players cost only their flood fills. With two
 /// living players (the usual game) a leaner search runs both frontiers in
-/// one pass per layer: see `voronoi_pair`.
+/// one pass per layer: see `voronoi_pair`. On boards up to 64 × 64 three
+/// riders or more take the search state's split ([`super::lean`]), which
+/// needs less than half the instructions.
 pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
     let layout = game.layout();
     scratch.fit(layout);
@@ -58,6 +60,19 @@ pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
     let living = &living[..riders];
     if let [a, b] = *living {
         return voronoi_pair(game, scratch, [a, b]);
+    }
+    if riders >= 3 && k == 1 && h <= MAX_SEARCH_SIDE as usize {
+        // Boards of one word a row: the search state's split, whose
+        // passes vectorize (less than half the instructions of the search
+        // below on a four-rider board).
+        if let Ok(state) = SearchState::from_game(game) {
+            let mut planes = [[0u64; MAX_SEARCH_SIDE as usize]; MAX_PLAYERS];
+            let result = super::lean::voronoi_cells(&state, &mut planes);
+            for (block, plane) in scratch.owned[..n * words].chunks_exact_mut(words).zip(&planes) {
+                block.copy_from_slice(&plane[..h]);
+            }
+            return result;
+        }
     }
 
     let free = &mut scratch.open[..words];
