@@ -270,7 +270,7 @@ pub fn duel_cells(state: &SearchState, a: usize, b: usize, own_a: &mut Plane, ow
 fn pair(state: &SearchState, [a, b]: [usize; 2], owned: [&mut Plane; 2]) -> (Voronoi, bool) {
     let h = state.config().height as usize;
     let heads = [state.head(a), state.head(b)];
-    let mut free = free_cells(state);
+    let free = free_cells(state);
     let [own_a, own_b] = owned;
     let mut result = Voronoi::default();
 
@@ -288,7 +288,7 @@ fn pair(state: &SearchState, [a, b]: [usize; 2], owned: [&mut Plane; 2]) -> (Vor
     own_a[heads[0].y as usize] |= 1 << heads[0].x;
     own_b[heads[1].y as usize] |= 1 << heads[1].x;
     let (y0, y1) = (heads[0].y as usize, heads[1].y as usize);
-    pair_layers(h, (y0.min(y1), y0.max(y1)), &mut free, [own_a, own_b]);
+    pair_layers(h, (y0.min(y1), y0.max(y1)), &free, [own_a, own_b]);
     // Reached by both: a tie (a cell reached by one is out of the other's
     // way from then on, so both got there at the same distance).
     own_a[heads[0].y as usize] &= !(1 << heads[0].x);
@@ -312,7 +312,7 @@ type Padded = [u64; MAX_SEARCH_SIDE as usize + 2];
 /// per row (`h` rows, `1..=64`), for [`pair`] and for the fast engine's
 /// split: `reached` hold the heads (in rows `span.0..=span.1`), `free` the
 /// free cells; on return `reached` hold every cell each player reaches no
-/// later than the other (the heads too), and `free` what neither reaches.
+/// later than the other (the heads too).
 ///
 /// A layer reads the planes of the last one and writes the other pair of
 /// planes (two pairs, taken in turn), every row from the same old rows:
@@ -322,7 +322,7 @@ type Padded = [u64; MAX_SEARCH_SIDE as usize + 2];
 /// beside them; a row left out has the same value in both pairs (it did
 /// not change), so taking turns loses nothing. When one side gains
 /// nothing the other takes the rest, one flood fill.
-pub(crate) fn pair_layers(h: usize, span: (usize, usize), free: &mut [u64], reached: [&mut [u64]; 2]) {
+pub(crate) fn pair_layers(h: usize, span: (usize, usize), free: &[u64], reached: [&mut [u64]; 2]) {
     let h = h.min(MAX_SEARCH_SIDE as usize);
     let [own_a, own_b] = reached;
     let mut open = pad(free, h);
@@ -350,7 +350,6 @@ pub(crate) fn pair_layers(h: usize, span: (usize, usize), free: &mut [u64], reac
     let done = &planes[turn];
     own_a[..h].copy_from_slice(&done[0][1..=h]);
     own_b[..h].copy_from_slice(&done[1][1..=h]);
-    free[..h].copy_from_slice(&open[1..=h]);
     if rest != 0 {
         // The other takes everything it still reaches.
         let side = if rest == 1 { &mut *own_a } else { &mut *own_b };
@@ -358,15 +357,12 @@ pub(crate) fn pair_layers(h: usize, span: (usize, usize), free: &mut [u64], reac
         room[..h].copy_from_slice(&side[..h]);
         let mut field = room;
         let mut pending = 0;
-        for (y, (f, open)) in field[..h].iter_mut().zip(free.iter()).enumerate() {
+        for (y, (f, open)) in field[..h].iter_mut().zip(&open[1..]).enumerate() {
             pending |= ((*f != 0) as u64) << y;
             *f |= open;
         }
         fill(h, &field, &mut room, pending);
         side[..h].copy_from_slice(&room[..h]);
-        for (f, r) in free[..h].iter_mut().zip(&room) {
-            *f &= !r;
-        }
     }
 }
 
@@ -389,8 +385,8 @@ fn layer(
     let end = last.min(MAX_SEARCH_SIDE as usize) + 1;
     for y in first.max(1)..end {
         let f = open[y];
-        let n0 = (a[y] << 1 | a[y] >> 1 | a[y - 1] | a[y + 1]) & f;
-        let n1 = (b[y] << 1 | b[y] >> 1 | b[y - 1] | b[y + 1]) & f;
+        let n0 = beside(a, y) & f;
+        let n1 = beside(b, y) & f;
         open[y] = f & !(n0 | n1);
         na[y] = a[y] | n0;
         nb[y] = b[y] | n1;
@@ -463,6 +459,13 @@ fn many(state: &SearchState, living: &[usize], owned: &mut [Plane; MAX_PLAYERS])
     result
 }
 
+/// The cells of row `y` (`1..=64`) beside a cell of `plane`: left, right,
+/// above or below. The one place the layered searches step.
+#[inline(always)]
+fn beside(plane: &Padded, y: usize) -> u64 {
+    plane[y] << 1 | plane[y] >> 1 | plane[y - 1] | plane[y + 1]
+}
+
 /// The first `h` rows of `plane` with a zero row above and below (rows
 /// past `h` zero too). Built row by row rather than zeroed and then copied
 /// into: zeroing 2 KiB cost about a tenth of an early two-player split.
@@ -478,8 +481,7 @@ fn grow_layer(from: &Padded, to: &mut Padded, open: &Padded, h: usize) -> u64 {
     // An exclusive range capped within the plane: no bounds checks, and
     // the loop vectorizes.
     for y in 1..h.min(MAX_SEARCH_SIDE as usize) + 1 {
-        let f = from[y];
-        let n = (f << 1 | f >> 1 | from[y - 1] | from[y + 1]) & open[y];
+        let n = beside(from, y) & open[y];
         to[y] = n;
         any |= n;
     }
