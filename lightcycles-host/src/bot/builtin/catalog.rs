@@ -69,6 +69,8 @@ impl Builtin {
                  search:trace: a line per answer on stderr (its search, depth, value, every rider's space); \
                  search:cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N: the evaluation's weights, 16, 24, 480, 0, 4, 0; \
                  search:secure_by=K: the margin in moves past which a cell is secure, 4; \
+                 search:front=1: a1k0n's battlefront rule in the duel's chamber walk, off (0) by default; \
+                 search:ffa_edge=N: the weight of an edge of our walked chambers when 3+ riders' search values our own space, 8; \
                  search:ffa=paranoid|maxn|mcts: the search for 3+ riders, paranoid by default; \
                  search:near=N: the riders it searches move by move, 1 to 3, 1 by default; \
                  search:value=own|lead: what 3+ riders' paranoid search values, our space alone (the default) \

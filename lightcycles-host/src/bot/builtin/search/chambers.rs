@@ -26,7 +26,7 @@
 use lightcycles_core::bitboard::Layout;
 use lightcycles_core::Pos;
 
-use super::cells::{Cell, CellGraph};
+use super::cells::{Cell, CellGraph, NONE};
 use super::contracted::{self, Contracted};
 
 /// Working memory of the chamber search, reused between calls.
@@ -50,6 +50,11 @@ pub struct Chambers {
     /// The articulation points of the last run (framed numbers), when asked for.
     cuts: Vec<u32>,
     keep_cuts: bool,
+    /// The battlefront walk's record of each framed cell (see
+    /// [`Chambers::walk_front`]); sized on its first use.
+    front: Vec<Front>,
+    /// The breadth-first queue of the battlefront walk's distances.
+    queue: Vec<u32>,
     /// The same bound on a contracted graph, for boards up to 64 × 64.
     contracted: Contracted,
 }
@@ -96,6 +101,21 @@ struct Node {
     edges: u32,
     /// The best chamber walk hanging below the cell's own chamber.
     below: Packed,
+}
+
+/// What the battlefront walk adds to a cell's [`Node`].
+#[derive(Clone, Copy, Debug, Default)]
+struct Front {
+    /// Moves from the head to the cell, within the region.
+    dist: u32,
+    /// Whether a cell of the part of the cell's chamber below it has a free
+    /// neighbour outside the region: the chamber meets the other rider's
+    /// ground.
+    touches: bool,
+    /// The best walk below the cell's own chamber that leaves it for a
+    /// chamber on the front, counted from the head (the moves to its door
+    /// and the walk past it).
+    best: Packed,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -184,6 +204,29 @@ impl Chambers {
 
     /// [`Chambers::walk`] by the cell search.
     pub fn walk_by_cells(&mut self, graph: &CellGraph, region: &[u64], head: Cell, free: Option<&[u64]>) -> Walk {
+        self.walk_cells(graph, region, head, free, false)
+    }
+
+    /// [`Chambers::walk`] with a1k0n's battlefront rule: a chamber on the
+    /// front (one with a free neighbour outside the region: the other
+    /// rider's ground, or cells both reach together) is one the cycle must
+    /// race to, so a walk that leaves for it counts the moves to its door
+    /// and the walk past it, not the chamber it leaves. Of the two, the
+    /// walk takes whichever makes more moves. The value is no longer a
+    /// bound (the race to the door is not guaranteed), so only the
+    /// evaluation uses it, never the endgame.
+    pub fn walk_front(&mut self, graph: &CellGraph, region: &[u64], head: Cell, free: &[u64]) -> Walk {
+        self.walk_cells(graph, region, head, Some(free), true)
+    }
+
+    fn walk_cells(
+        &mut self,
+        graph: &CellGraph,
+        region: &[u64],
+        head: Cell,
+        free: Option<&[u64]>,
+        battlefront: bool,
+    ) -> Walk {
         let layout = graph.layout();
         self.fit(layout);
         // Mark the region with this run's base.
@@ -200,18 +243,59 @@ impl Chambers {
         let root = self.framed(graph.pos(head));
         self.node[root as usize].disc = base + 1;
         self.counter = base + 1;
+        let front = match (battlefront, free) {
+            (true, Some(free)) => {
+                self.distances(root, base);
+                Some((graph, free, region))
+            }
+            _ => None,
+        };
         let mut best = 0;
         for child in self.around(root) {
             if self.node[child as usize].disc != base {
                 continue;
             }
-            self.search_from(root, child, base, free.map(|f| (graph, f)));
+            self.search_from(root, child, base, free.map(|f| (graph, f)), front);
             let c = &self.node[child as usize];
             let [b0, b1] = c.body;
             let (same, other) = if self.color[child as usize] == 0 { (b0, b1) } else { (b1, b0) };
-            best = best.max(c.below + pack(parity_bound(same, other), c.edges));
+            let mut walk = c.below + pack(parity_bound(same, other), c.edges);
+            if front.is_some() {
+                walk = walk.max(self.front[child as usize].best);
+            }
+            best = best.max(walk);
         }
         unpack(best)
+    }
+
+    /// The moves from the head (`root`) to every cell of the region marked
+    /// with `base`, within the region, into `front[_].dist`.
+    fn distances(&mut self, root: u32, base: u32) {
+        if self.front.len() != self.node.len() {
+            self.front = vec![Front::default(); self.node.len()];
+        }
+        let s = self.stride as u32;
+        self.queue.clear();
+        self.queue.push(root);
+        self.front[root as usize].dist = 0;
+        // A cell is queued once: its mark moves from `base` to `base - 1`
+        // (below every mark of this run), and back once the search is done.
+        let mut i = 0;
+        while i < self.queue.len() {
+            let c = self.queue[i];
+            i += 1;
+            let d = self.front[c as usize].dist + 1;
+            for n in [c - s, c + 1, c + s, c - 1] {
+                if self.node[n as usize].disc == base {
+                    self.node[n as usize].disc = base - 1;
+                    self.front[n as usize].dist = d;
+                    self.queue.push(n);
+                }
+            }
+        }
+        for &c in &self.queue[1..] {
+            self.node[c as usize].disc = base;
+        }
     }
 
     /// The four neighbours of a framed cell, in direction order.
@@ -243,7 +327,16 @@ impl Chambers {
     /// Tarjan's search from `start`, a neighbour of the head `root`: fills
     /// `body` and `below` of every cell it reaches; with `degrees` (the
     /// graph and its free cells), their edges too.
-    fn search_from(&mut self, root: u32, start: u32, base: u32, degrees: Option<(&CellGraph, &[u64])>) {
+    /// With `front` (the graph, the free cells and the region), the
+    /// battlefront walk's records too ([`Chambers::walk_front`]).
+    fn search_from(
+        &mut self,
+        root: u32,
+        start: u32,
+        base: u32,
+        degrees: Option<(&CellGraph, &[u64])>,
+        front: Option<(&CellGraph, &[u64], &[u64])>,
+    ) {
         let stride = self.stride as i32;
         let offsets = [-stride, 1, stride, -1];
         let width = self.stride as u32 - 2;
@@ -251,19 +344,28 @@ impl Chambers {
             self.stack.resize(self.node.len(), Frame { cell: 0, parent: 0, next: 0 });
         }
         let (node, color, stack) = (&mut self.node[..], &self.color[..], &mut self.stack[..]);
+        let fronts = &mut self.front[..];
         let mut counter = self.counter;
-        let mut enter = |node: &mut [Node], frame: &mut Frame, cell: u32, parent: u32| {
+        let mut enter = |node: &mut [Node], fronts: &mut [Front], frame: &mut Frame, cell: u32, parent: u32| {
             counter += 1;
             let mut body = [0; 2];
             body[color[cell as usize] as usize] = 1;
-            let edges = degrees.map_or(0, |(graph, free)| {
-                let (x, y) = (cell % (width + 2) - 1, cell / (width + 2) - 1);
-                graph.free_degree(free, (y * width + x) as Cell)
-            });
+            let (x, y) = (cell % (width + 2) - 1, cell / (width + 2) - 1);
+            let id = (y * width + x) as Cell;
+            let edges = degrees.map_or(0, |(graph, free)| graph.free_degree(free, id));
             node[cell as usize] = Node { disc: counter, low: counter, body, edges, below: 0 };
+            if let Some((graph, free, region)) = front {
+                let touches = graph
+                    .neighbours(id)
+                    .into_iter()
+                    .any(|n| n != NONE && graph.contains(free, n) && !graph.contains(region, n));
+                let f = &mut fronts[cell as usize];
+                f.touches = touches;
+                f.best = 0;
+            }
             *frame = Frame { cell, parent, next: 0 };
         };
-        enter(node, &mut stack[0], start, root);
+        enter(node, fronts, &mut stack[0], start, root);
         let mut sp = 1;
         'cells: loop {
             let Frame { cell: v, parent: from, mut next } = stack[sp - 1];
@@ -278,7 +380,7 @@ impl Chambers {
                 if d == base {
                     node[v as usize].low = low;
                     stack[sp - 1].next = next;
-                    enter(node, &mut stack[sp], n, v);
+                    enter(node, fronts, &mut stack[sp], n, v);
                     sp += 1;
                     continue 'cells;
                 }
@@ -301,7 +403,24 @@ impl Chambers {
                 // The parent is a door to `v`'s side: a chamber of its own.
                 let [b0, b1] = child.body;
                 let (same, other) = if color[v as usize] == 0 { (b0, b1) } else { (b1, b0) };
-                parent.below = parent.below.max(child.below + pack(parity_bound(same, other), child.edges));
+                let walk = child.below + pack(parity_bound(same, other), child.edges);
+                if front.is_some() {
+                    // Counted from the head: filling this chamber (and the
+                    // best below it) after the moves to its door, or a race
+                    // through it to a chamber on the front further down.
+                    let f = fronts[v as usize];
+                    let pf = &mut fronts[u as usize];
+                    let filled = walk + pack(pf.dist, 0);
+                    if f.best > filled {
+                        pf.best = pf.best.max(f.best);
+                    } else if f.touches {
+                        pf.best = pf.best.max(filled);
+                    } else {
+                        parent.below = parent.below.max(walk);
+                    }
+                } else {
+                    parent.below = parent.below.max(walk);
+                }
                 if self.keep_cuts {
                     self.cuts.push(u);
                 }
@@ -310,6 +429,12 @@ impl Chambers {
                 parent.body[1] += child.body[1];
                 parent.edges += child.edges;
                 parent.below = parent.below.max(child.below);
+                if front.is_some() {
+                    let f = fronts[v as usize];
+                    let pf = &mut fronts[u as usize];
+                    pf.touches |= f.touches;
+                    pf.best = pf.best.max(f.best);
+                }
             }
         }
         self.counter = counter;
@@ -319,7 +444,6 @@ impl Chambers {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::bot::builtin::search::cells::NONE;
 
     /// A region drawn as text: `.` a cell of the region, `#` a solid cell,
     /// `@` the head. Returns the graph, the region and the head.
@@ -559,6 +683,106 @@ pub(crate) mod tests {
             assert!(b >= exact, "bound {b} below the longest path {exact}");
             let reach = reachable(&graph, &region, head);
             assert!(b <= reach, "bound {b} above the {reach} reachable cells");
+        }
+    }
+
+    /// A region drawn as for [`drawn`], with `o` for free cells outside it
+    /// (the other rider's ground): the graph, the region, the head and the
+    /// free cells (the region's and the `o`s).
+    fn drawn_with_front(rows: &[&str]) -> (CellGraph, Vec<u64>, Cell, Vec<u64>) {
+        let plain: Vec<String> = rows.iter().map(|r| r.replace('o', "#")).collect();
+        let plain: Vec<&str> = plain.iter().map(String::as_str).collect();
+        let (graph, region, head) = drawn(&plain);
+        let mut free = region.clone();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                if ch == 'o' {
+                    graph.insert(&mut free, graph.cell(Pos::new(x as u8, y as u8)));
+                }
+            }
+        }
+        (graph, region, head, free)
+    }
+
+    #[test]
+    fn the_battlefront_walk_races_to_a_chamber_on_the_front() {
+        // A 3 × 3 room with the head in its corner, a corridor of two doors,
+        // and a 3 × 3 room whose right side meets the other rider's ground.
+        let rows = [
+            "@..##...o", //
+            "........o", //
+            "...##...o", //
+        ];
+        let (graph, region, head, free) = drawn_with_front(&rows);
+        let mut chambers = Chambers::new();
+        // The plain walk fills the first room (8 by parity), the doors
+        // (3, 1), (4, 1) and (5, 1), and the far room's other 8 cells
+        // (entered on the colour of 5 of them: 7).
+        let plain = chambers.walk_by_cells(&graph, &region, head, Some(&free));
+        assert_eq!(plain.bound, 18);
+        // The battlefront walk races to the far room: 6 moves to its door
+        // (5, 1), then 7 past it; more than the 8 of the first room alone.
+        // Its edges are those of the far room's cells past the door (their
+        // free neighbours, the front's among them): 24.
+        let front = chambers.walk_front(&graph, &region, head, &free);
+        assert_eq!(front, Walk { bound: 13, edges: 24 });
+        // With the front walled off, nothing is raced to: the plain walk.
+        let walled: Vec<String> = rows.iter().map(|r| r.replace('o', "#")).collect();
+        let walled: Vec<&str> = walled.iter().map(String::as_str).collect();
+        let (graph, region, head, free) = drawn_with_front(&walled);
+        let walled_plain = chambers.walk_by_cells(&graph, &region, head, Some(&free));
+        assert_eq!(walled_plain.bound, plain.bound);
+        assert_eq!(chambers.walk_front(&graph, &region, head, &free), walled_plain);
+    }
+
+    #[test]
+    fn the_battlefront_walk_keeps_a_room_worth_more_than_the_race() {
+        // The head's room is worth more than racing 5 moves to the pocket
+        // (5, 1) on the front, behind the door (4, 1): the pocket does not
+        // count, where the plain walk ends in it.
+        let rows = [
+            "@....#o", //
+            "......o", //
+            ".....#o", //
+        ];
+        let (graph, region, head, free) = drawn_with_front(&rows);
+        let mut chambers = Chambers::new();
+        let plain = chambers.walk_by_cells(&graph, &region, head, Some(&free));
+        let front = chambers.walk_front(&graph, &region, head, &free);
+        assert!(front.bound < plain.bound, "{front:?} against {plain:?}");
+        // The room alone: 14 cells, 7 of each colour, entered from the
+        // corner on the other colour: 14.
+        assert_eq!(front.bound, 14);
+    }
+
+    #[test]
+    fn the_battlefront_walk_is_the_plain_walk_without_a_front_and_never_above_it() {
+        let mut rng = lightcycles_core::SplitMix64::new(41);
+        let mut chambers = Chambers::new();
+        for round in 0..1000 {
+            let (w, h) = (4 + rng.below(9) as u32, 4 + rng.below(9) as u32);
+            let graph = CellGraph::new(Layout::new(w, h).unwrap());
+            let (mut region, mut free) = (vec![0u64; graph.layout().words()], vec![0u64; graph.layout().words()]);
+            let head = rng.below((w * h) as u64) as Cell;
+            let fronted = round % 2 == 0;
+            for c in 0..(w * h) as Cell {
+                let roll = rng.below(100);
+                if c != head && roll < 65 {
+                    graph.insert(&mut region, c);
+                    graph.insert(&mut free, c);
+                } else if c != head && fronted && roll < 80 {
+                    graph.insert(&mut free, c);
+                }
+            }
+            let plain = chambers.walk_by_cells(&graph, &region, head, Some(&free));
+            let front = chambers.walk_front(&graph, &region, head, &free);
+            if fronted {
+                assert!(front.bound <= plain.bound, "round {round}: {front:?} above {plain:?}");
+            } else {
+                assert_eq!(front, plain, "round {round}");
+            }
+            // The memory is reused: a plain walk after it is unchanged.
+            assert_eq!(chambers.walk_by_cells(&graph, &region, head, Some(&free)), plain);
         }
     }
 

@@ -19,7 +19,7 @@ use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{Dir, Engine, FastGame, Pos};
 
 use super::cells::CellGraph;
-use super::chambers::Chambers;
+use super::chambers::{Chambers, Walk};
 use super::secure::{self, secure_counts, secure_counts_by_cell, Layers};
 
 /// The value of a won game at the root; a game won `k` ticks below the root
@@ -47,6 +47,12 @@ pub const CHAMBER_EDGE: i32 = 4;
 pub const SECURE: i32 = 0;
 /// The margin, in moves, past which a cell is secure.
 pub const SECURE_BY: i32 = 4;
+/// Whether the chamber walk of the Voronoi cells follows the battlefront
+/// rule ([`Chambers::walk_front`]): 0 no, 1 yes.
+pub const FRONT: i32 = 0;
+/// The value of one edge of the chambers our walk takes in a free-for-all
+/// valued by our own space (`value=own`): off.
+pub const FFA_EDGE: i32 = 8;
 
 /// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`],
 /// [`SEPARATED_BONUS`], [`EDGE`], [`CHAMBER_EDGE`], [`SECURE`] and
@@ -78,6 +84,13 @@ pub struct Weights {
     /// The margin, in moves (0 to [`super::secure::MAX_MARGIN`]), past
     /// which a cell counts as secure.
     pub secure_by: i32,
+    /// 1: the chamber walk of each player's Voronoi cells counts a walk to
+    /// a chamber on the front from the head, without the chamber it leaves
+    /// (a1k0n's battlefront rule, [`Chambers::walk_front`]); 0: off.
+    pub front: i32,
+    /// [`Weights::chamber_edge`] for three riders or more, when the
+    /// paranoid search values our own space (`value=own`).
+    pub ffa_edge: i32,
 }
 
 impl Weights {
@@ -90,6 +103,8 @@ impl Weights {
         chamber_edge: CHAMBER_EDGE,
         secure: SECURE,
         secure_by: SECURE_BY,
+        front: FRONT,
+        ffa_edge: FFA_EDGE,
     };
 }
 
@@ -225,11 +240,21 @@ impl Evaluator {
         let (_, separated) = lean::duel_cells(state, me, other, mine_plane, theirs_plane);
         let w = self.weights;
         // The free rows, once, for whichever of the terms is on.
-        let wants_free = !separated && (w.edge != 0 || w.chamber_edge != 0 || w.secure != 0);
+        let wants_free = !separated && (w.edge != 0 || w.chamber_edge != 0 || w.secure != 0 || w.front != 0);
         let free = if wants_free { Some(lean::free_cells(state)) } else { None };
-        let walk_free = free.as_ref().filter(|_| w.chamber_edge != 0).map(|f| &f[..h]);
-        let mine = self.chambers.walk(graph, &mine_plane[..h], graph.cell(my_head), walk_free);
-        let theirs = self.chambers.walk(graph, &theirs_plane[..h], graph.cell(their_head), walk_free);
+        let (mine, theirs) = match &free {
+            Some(free) if w.front != 0 => (
+                self.chambers.walk_front(graph, &mine_plane[..h], graph.cell(my_head), &free[..h]),
+                self.chambers.walk_front(graph, &theirs_plane[..h], graph.cell(their_head), &free[..h]),
+            ),
+            _ => {
+                let walk_free = free.as_ref().filter(|_| w.chamber_edge != 0).map(|f| &f[..h]);
+                (
+                    self.chambers.walk(graph, &mine_plane[..h], graph.cell(my_head), walk_free),
+                    self.chambers.walk(graph, &theirs_plane[..h], graph.cell(their_head), walk_free),
+                )
+            }
+        };
         let chamber_edges = mine.edges as i32 - theirs.edges as i32;
         let (mine, theirs) = (mine.bound, theirs.bound);
         let (mut edges, mut secure) = (0, 0);
@@ -265,14 +290,23 @@ impl Evaluator {
         }
         space::voronoi_with(game, &mut self.scratch);
         let w = self.weights;
-        if w.edge != 0 || w.chamber_edge != 0 {
+        if w.edge != 0 || w.chamber_edge != 0 || w.front != 0 {
             let layout = game.layout();
             self.free.resize(layout.words(), 0);
             bitboard::complement(layout, game.solid(), &mut self.free);
         }
-        let walk_free = Some(&self.free[..]).filter(|_| w.chamber_edge != 0);
-        let mine = self.chambers.walk(graph, self.scratch.owned(me), graph.cell(my_head), walk_free);
-        let theirs = self.chambers.walk(graph, self.scratch.owned(other), graph.cell(their_head), walk_free);
+        let (mine, theirs) = if w.front != 0 {
+            (
+                self.chambers.walk_front(graph, self.scratch.owned(me), graph.cell(my_head), &self.free),
+                self.chambers.walk_front(graph, self.scratch.owned(other), graph.cell(their_head), &self.free),
+            )
+        } else {
+            let walk_free = Some(&self.free[..]).filter(|_| w.chamber_edge != 0);
+            (
+                self.chambers.walk(graph, self.scratch.owned(me), graph.cell(my_head), walk_free),
+                self.chambers.walk(graph, self.scratch.owned(other), graph.cell(their_head), walk_free),
+            )
+        };
         let chamber_edges = mine.edges as i32 - theirs.edges as i32;
         let (mine, theirs) = (mine.bound, theirs.bound);
         let mut value = self.value(false, mine, theirs);
@@ -312,6 +346,27 @@ impl Evaluator {
                 self.chambers.bound(graph, self.scratch.owned(id), graph.cell(game.head(id)))
             };
         }
+    }
+
+    /// For three players or more: the chamber walk of `id`'s Voronoi cells
+    /// alone, where [`Evaluator::spaces`] walks every rider's (the same
+    /// bound as its `spaces[id]`); with `free`, its edges too.
+    pub fn space_of(&mut self, graph: &CellGraph, game: &FastGame, id: usize, edges: bool) -> Walk {
+        let head = graph.cell(game.head(id));
+        if let Ok(state) = SearchState::from_game(game) {
+            let h = game.layout().height() as usize;
+            lean::voronoi_cells(&state, &mut self.planes);
+            let free = if edges { Some(lean::free_cells(&state)) } else { None };
+            return self.chambers.walk(graph, &self.planes[id][..h], head, free.as_ref().map(|f| &f[..h]));
+        }
+        space::voronoi_with(game, &mut self.scratch);
+        if edges {
+            let layout = game.layout();
+            self.free.resize(layout.words(), 0);
+            bitboard::complement(layout, game.solid(), &mut self.free);
+        }
+        let free = Some(&self.free[..]).filter(|_| edges);
+        self.chambers.walk(graph, self.scratch.owned(id), head, free)
     }
 
     /// Whether `a`'s room reaches a cell next to `b`'s head: the two can
@@ -434,6 +489,7 @@ mod tests {
                 Evaluator::new(),
                 Evaluator::with_weights(Weights { edge: 56, ..Weights::DEFAULT }),
                 Evaluator::with_weights(Weights { chamber_edge: 9, ..Weights::DEFAULT }),
+                Evaluator::with_weights(Weights { front: 1, ..Weights::DEFAULT }),
             ];
             let mut t = 0;
             while !game.is_over() {
@@ -446,6 +502,49 @@ mod tests {
                     }
                 }
                 let actions: Vec<Action> = (0..2)
+                    .map(|id| {
+                        let safe = space::safe_moves(&game, id);
+                        safe.iter().nth((t + id) % safe.len().max(1) as usize).map_or(Action::Keep, Action::Move)
+                    })
+                    .collect();
+                game.step(&actions).unwrap();
+                t += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn one_riders_walk_is_its_share_of_the_split_of_all() {
+        use lightcycles_core::{Action, Config};
+        // Four riders on a board of the search state's size and on one too
+        // wide for it (the fast engine's split): `space_of` walks one
+        // rider's cells of the split `spaces` walks for every rider.
+        for (width, seed) in [(24, 1), (24, 2), (70, 3)] {
+            let config = Config { width, height: 20, players: 4, rock_density: 4, ..Config::default() };
+            let mut game = FastGame::seeded(&config, seed).unwrap();
+            let graph = CellGraph::new(game.layout());
+            let mut eval = Evaluator::new();
+            let mut spaces = [0; 4];
+            let mut t = 0;
+            while !game.is_over() {
+                eval.spaces(&graph, &game, &mut spaces);
+                let mut free = vec![0; game.layout().words()];
+                bitboard::complement(game.layout(), game.solid(), &mut free);
+                for id in (0..4).filter(|&id| game.is_alive(id)) {
+                    let plain = eval.space_of(&graph, &game, id, false);
+                    assert_eq!(
+                        plain,
+                        Walk { bound: spaces[id], edges: 0 },
+                        "seed {seed} tick {} rider {id}",
+                        game.tick()
+                    );
+                    let walked = eval.space_of(&graph, &game, id, true);
+                    space::voronoi_with(&game, &mut eval.scratch);
+                    let owned = eval.scratch.owned(id).to_vec();
+                    let want = eval.chambers.walk_by_cells(&graph, &owned, graph.cell(game.head(id)), Some(&free));
+                    assert_eq!(walked, want, "seed {seed} tick {} rider {id}, with edges", game.tick());
+                }
+                let actions: Vec<Action> = (0..4)
                     .map(|id| {
                         let safe = space::safe_moves(&game, id);
                         safe.iter().nth((t + id) % safe.len().max(1) as usize).map_or(Action::Keep, Action::Move)

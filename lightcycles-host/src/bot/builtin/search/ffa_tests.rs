@@ -279,14 +279,21 @@ fn value_own_counts_our_space_alone_and_is_the_default() {
     rows.extend(std::iter::repeat("................").take(5));
     let game = FastGame::from_position(&drawn_position(&rows)).unwrap();
     let graph = CellGraph::new(game.layout());
-    let value = |v: FfaValue| {
-        let mut search = Paranoid::new(0).with_value(v);
+    let value = |v: FfaValue, weights: Weights| {
+        let mut search = Paranoid::with_weights(0, weights).with_value(v);
         let decision = search.choose(&graph, &game, &mut Budget::nodes(2000)).expect("a safe move");
         assert!(safe_moves(&game, 0).contains(decision.dir), "{v:?}: {decision:?}");
         decision.value
     };
-    let (lead, own) = (value(FfaValue::Lead), value(FfaValue::Own));
+    let cells_only = Weights { ffa_edge: 0, ..Weights::DEFAULT };
+    let (lead, own) = (value(FfaValue::Lead, cells_only), value(FfaValue::Own, cells_only));
     let cell = Weights::DEFAULT.cell;
     assert!(lead < -100 * cell, "behind C's room by over 100 cells: {lead}");
     assert!((20 * cell..=60 * cell).contains(&own), "20 to 60 cells of the top: {own}");
+    // The edges of our walked chambers count on top of the cells, by
+    // default, and only with `value=own`.
+    assert_ne!(Weights::DEFAULT.ffa_edge, 0);
+    let with_edges = value(FfaValue::Own, Weights::DEFAULT);
+    assert!(with_edges > own + 20 * Weights::DEFAULT.ffa_edge, "{with_edges} against {own} without edges");
+    assert_eq!(value(FfaValue::Lead, Weights::DEFAULT), lead);
 }

@@ -130,7 +130,7 @@ const MAX_MS: u64 = 86_400_000;
 
 /// The weight options of `builtin:search`, their ranges, and where each
 /// goes: what `lightcycles tune` can tune in the built-in bot.
-pub const WEIGHT_OPTIONS: [(&str, i32, i32); 7] = [
+pub const WEIGHT_OPTIONS: [(&str, i32, i32); 9] = [
     ("cell", 0, 10_000),
     ("separated_cell", 0, 10_000),
     ("separated_bonus", 0, 100_000),
@@ -138,6 +138,8 @@ pub const WEIGHT_OPTIONS: [(&str, i32, i32); 7] = [
     ("chamber_edge", 0, 10_000),
     ("secure", 0, 10_000),
     ("secure_by", 0, secure::MAX_MARGIN as i32),
+    ("front", 0, 1),
+    ("ffa_edge", 0, 10_000),
 ];
 
 fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
@@ -149,6 +151,8 @@ fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
         "chamber_edge" => Some(&mut weights.chamber_edge),
         "secure" => Some(&mut weights.secure),
         "secure_by" => Some(&mut weights.secure_by),
+        "front" => Some(&mut weights.front),
+        "ffa_edge" => Some(&mut weights.ffa_edge),
         _ => None,
     }
 }
@@ -231,7 +235,7 @@ impl SearchOptions {
             } else {
                 return Err(format!(
                     "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
-                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N and secure_by=K"
+                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1 and ffa_edge=N"
                 ));
             }
         }
@@ -280,6 +284,8 @@ impl fmt::Display for SearchOptions {
             ("chamber_edge", w.chamber_edge, d.chamber_edge),
             ("secure", w.secure, d.secure),
             ("secure_by", w.secure_by, d.secure_by),
+            ("front", w.front, d.front),
+            ("ffa_edge", w.ffa_edge, d.ffa_edge),
         ] {
             if value != default {
                 write!(f, ":{name}={value}")?;
@@ -724,6 +730,8 @@ mod tests {
             chamber_edge: 2 * w.chamber_edge,
             secure: 2 * w.secure,
             secure_by: w.secure_by,
+            front: w.front,
+            ffa_edge: 2 * w.ffa_edge,
         };
         let mut tuned = Evaluator::with_weights(doubled);
         let (d, t) = (Evaluator::new().duel(&graph, &game, 0, 1), tuned.duel(&graph, &game, 0, 1));

@@ -253,12 +253,19 @@ impl Paranoid {
 
     fn leaf(&mut self, graph: &CellGraph, ply: usize) -> i32 {
         let game = &self.stack[ply];
-        self.eval.spaces(graph, game, &mut self.spaces);
-        let rival = match self.value {
-            FfaValue::Lead => (0..game.num_players()).filter(|&p| p != self.me).map(|p| self.spaces[p]).max(),
-            FfaValue::Own => None,
-        };
-        self.eval.value(false, self.spaces[self.me], rival.unwrap_or(0))
+        match self.value {
+            FfaValue::Lead => {
+                self.eval.spaces(graph, game, &mut self.spaces);
+                let rival = (0..game.num_players()).filter(|&p| p != self.me).map(|p| self.spaces[p]).max();
+                self.eval.value(false, self.spaces[self.me], rival.unwrap_or(0))
+            }
+            // Only our own walk counts: the others' are not measured.
+            FfaValue::Own => {
+                let w = self.eval.weights();
+                let walk = self.eval.space_of(graph, game, self.me, w.ffa_edge != 0);
+                self.eval.value(false, walk.bound, 0).saturating_add((walk.edges as i32).saturating_mul(w.ffa_edge))
+            }
+        }
     }
 }
 
