@@ -13,8 +13,9 @@
 //!   otherwise the first safe turn), enough to keep them in the picture
 //!   without branching on them.
 //!
-//! Positions are valued by our chamber-bounded Voronoi space alone (with
-//! `value=lead`, less the largest space of any other rider); the
+//! Positions are valued by our chamber-bounded Voronoi space alone, and
+//! the edges of the chambers our walk takes (`ffa_edge=N`; with
+//! `value=lead`, less the largest space of any other rider, no edges); the
 //! end of our own ride is a loss counted in ticks (later is better), being
 //! the last rider a win. Moves are applied together with the engine's
 //! `step`, as in the game.
