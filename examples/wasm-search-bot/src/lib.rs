@@ -33,7 +33,7 @@ pub mod zobrist;
 mod bot {
     pub mod builtin {
         pub mod search {
-            pub use crate::{cells, chambers, testing};
+            pub use crate::{chambers, testing};
         }
     }
 }
