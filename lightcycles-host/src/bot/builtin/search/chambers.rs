@@ -841,9 +841,10 @@ pub(crate) mod tests {
 
     #[test]
     fn the_contracted_search_agrees_with_the_cell_search_on_played_voronoi_cells() {
+        use crate::bot::builtin::search::testing::step_scripted;
         use lightcycles_core::search_state::SearchState;
-        use lightcycles_core::space::{self, lean};
-        use lightcycles_core::{Action, Config, Engine, FastGame};
+        use lightcycles_core::space::lean;
+        use lightcycles_core::{Config, Engine, FastGame};
         let (mut contracted, mut cells) = (super::Contracted::new(), Chambers::new());
         for (seed, w, h, rocks) in [(0, 48, 36, 4), (1, 48, 36, 0), (2, 48, 36, 10), (3, 64, 64, 4), (4, 20, 30, 20)] {
             let config = Config { width: w, height: h, rock_density: rocks, ..Config::default() };
@@ -863,13 +864,7 @@ pub(crate) mod tests {
                     lean::reachable_cells(&state, game.head(id), &mut room);
                     check_contracted(&mut contracted, &mut cells, &graph, &room[..h as usize], head, free);
                 }
-                let actions: Vec<Action> = (0..2)
-                    .map(|id| {
-                        let safe = space::safe_moves(&game, id);
-                        safe.iter().nth((t + id) % safe.len().max(1) as usize).map_or(Action::Keep, Action::Move)
-                    })
-                    .collect();
-                game.step(&actions).unwrap();
+                step_scripted(&mut game, t);
                 t += 1;
             }
         }

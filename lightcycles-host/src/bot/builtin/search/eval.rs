@@ -417,7 +417,7 @@ fn touches(game: &FastGame, room: &[u64], head: Pos) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::builtin::search::testing::{self, drawn_game};
+    use crate::bot::builtin::search::testing::{self, drawn_game, step_scripted};
 
     fn view(rows: &[&str]) -> DuelView {
         let game = drawn_game(rows);
@@ -487,7 +487,7 @@ mod tests {
 
     #[test]
     fn the_lean_and_the_fast_evaluation_agree_on_played_games() {
-        use lightcycles_core::{Action, Config};
+        use lightcycles_core::Config;
         for seed in 0..6 {
             let mut game = FastGame::seeded(&Config::default(), seed).unwrap();
             let graph = CellGraph::new(game.layout());
@@ -508,13 +508,7 @@ mod tests {
                         assert_eq!(eval.duel(&graph, &game, 1, 0), eval.duel_fast(&graph, &game, 1, 0));
                     }
                 }
-                let actions: Vec<Action> = (0..2)
-                    .map(|id| {
-                        let safe = space::safe_moves(&game, id);
-                        safe.iter().nth((t + id) % safe.len().max(1) as usize).map_or(Action::Keep, Action::Move)
-                    })
-                    .collect();
-                game.step(&actions).unwrap();
+                step_scripted(&mut game, t);
                 t += 1;
             }
         }
@@ -522,7 +516,7 @@ mod tests {
 
     #[test]
     fn one_riders_walk_is_its_share_of_the_split_of_all() {
-        use lightcycles_core::{Action, Config};
+        use lightcycles_core::Config;
         // Four riders on a board of the search state's size and on one too
         // wide for it (the fast engine's split): `space_of` walks one
         // rider's cells of the split `spaces` walks for every rider.
@@ -551,13 +545,7 @@ mod tests {
                     let want = eval.chambers.walk_by_cells(&graph, &owned, graph.cell(game.head(id)), Some(&free));
                     assert_eq!(walked, want, "seed {seed} tick {} rider {id}, with edges", game.tick());
                 }
-                let actions: Vec<Action> = (0..4)
-                    .map(|id| {
-                        let safe = space::safe_moves(&game, id);
-                        safe.iter().nth((t + id) % safe.len().max(1) as usize).map_or(Action::Keep, Action::Move)
-                    })
-                    .collect();
-                game.step(&actions).unwrap();
+                step_scripted(&mut game, t);
                 t += 1;
             }
         }

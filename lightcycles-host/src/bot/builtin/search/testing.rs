@@ -46,3 +46,19 @@ pub fn ride_unevenly(game: &mut FastGame, ticks: usize) {
         game.step(&moves).expect("two riders, two moves");
     }
 }
+
+/// Plays one tick in which every rider takes its `(tick + id)`-th safe move
+/// (cycling through them; it keeps its heading when none is safe): a cheap,
+/// varied and repeatable way through a game, for tests that check a value
+/// at every tick.
+pub fn step_scripted(game: &mut FastGame, tick: usize) {
+    let actions: Vec<lightcycles_core::Action> = (0..game.num_players())
+        .map(|id| {
+            let safe = lightcycles_core::space::safe_moves(game, id);
+            safe.iter()
+                .nth((tick + id) % safe.len().max(1) as usize)
+                .map_or(lightcycles_core::Action::Keep, lightcycles_core::Action::Move)
+        })
+        .collect();
+    game.step(&actions).expect("a game that is not over");
+}
