@@ -18,8 +18,14 @@
 //!   time limits), read by the host's flags and the Python package.
 //! - [`command`]: the one parser of answer lines, and fault recording.
 //! - [`outcome`]: winner, draw and placements.
-//! - [`observation`] and [`replay`] (feature `serde`): what bots see, and
-//!   the replay file with its verifier.
+#![cfg_attr(
+    feature = "serde",
+    doc = "- [`observation`] and [`replay`] (feature `serde`): what bots see, and the replay file with its verifier."
+)]
+#![cfg_attr(
+    not(feature = "serde"),
+    doc = "- `observation` and `replay` (feature `serde`): what bots see, and the replay file with its verifier."
+)]
 //!
 //! ```
 //! use lightcycles_core::{Action, Answer, Config, Dir, Engine, ReferenceGame};

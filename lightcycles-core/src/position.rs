@@ -1,6 +1,6 @@
 //! A position: everything the rules need to go on with a game, as plain
 //! data. Engines are built from one, so a bot can rebuild the referee's
-//! state from an observation ([`crate::observation::Observation::to_position`])
+//! state from an observation (`Observation::to_position`, feature `serde`)
 //! and search from it.
 
 use alloc::vec::Vec;
