@@ -236,6 +236,22 @@ fn bad_input_is_refused_before_any_game() {
             vec!["tune", "builtin:search", "--param", "cell=16,4,64,4,1", "--games-per-iter", "3", "--state", s],
             "is odd",
         ),
+        (
+            vec![
+                "tune",
+                "builtin:search",
+                "--param",
+                "cell=16,4,64,4,1",
+                "--ffa",
+                "3",
+                "--games-per-iter",
+                "8",
+                "--state",
+                s,
+            ],
+            "--games-per-iter 8 is not a multiple of --ffa 3",
+        ),
+        (vec!["tune", "builtin:search", "--param", "cell=16,4,64,4,1", "--ffa", "9", "--state", s], "--ffa"),
         (vec!["tune", "--state", s, "--show"], "no such file"),
     ] {
         let out = run(&args);
@@ -348,4 +364,138 @@ fn a_python_bot_on_a_map_pool_tunes_to_the_same_state_at_any_jobs() {
     for jobs in ["auto", "4"] {
         assert_eq!(tune(jobs), one, "-j {jobs} against -j 1");
     }
+}
+
+/// A free-for-all tune of node-limited builtin:search against two copies
+/// of floodfill.
+fn ffa_tune(state: &Path, iterations: &str, jobs: &str) -> Vec<String> {
+    let mut v = search_tune(state, iterations, jobs);
+    let at = v.iter().position(|a| a == "--games-per-iter").unwrap();
+    v[at + 1] = "8".into();
+    let at = v.iter().position(|a| a == "--width").unwrap();
+    v[at + 1] = "16".into();
+    v[at + 3] = "16".into();
+    v.extend(["--ffa", "4"].map(String::from));
+    v
+}
+
+#[test]
+fn a_free_for_all_tune_scores_the_points_by_their_games_against_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("ffa.json");
+    ok(&args(&ffa_tune(&state, "2", "2")));
+    let s = read_json(&state);
+    assert_eq!(s["config"]["ffa"], 4);
+    assert_eq!(s["iteration"], 2);
+    // Iteration 1 again, as a tournament of its own: the plus and the minus
+    // point, two copies of the opponent, every seed in the four rotations.
+    let it = &s["history"][1];
+    assert_eq!(it["games"], 8, "both points rode in all 8 games");
+    let (plus, minus) = (it["score_plus"].as_f64().unwrap(), it["score_minus"].as_f64().unwrap());
+    assert!((plus + minus - 1.0).abs() < 1e-12, "{plus} + {minus}");
+    let value = |point: &str, i: usize| it[point][i].as_f64().unwrap().round() as i64;
+    let bot = |point: &str| {
+        format!("{point}=builtin:search:nodes=150:cell={}:separated_bonus={}", value(point, 0), value(point, 1))
+    };
+    let report = dir.path().join("report.json");
+    // Iteration 1 plays seeds from 3 + 1·8/4.
+    ok(&[
+        "tournament",
+        &bot("plus"),
+        &bot("minus"),
+        "field1=builtin:floodfill",
+        "field2=builtin:floodfill",
+        "--ffa",
+        "4",
+        "-g",
+        "8",
+        "--seed",
+        "5",
+        "--width",
+        "16",
+        "--height",
+        "16",
+        "-j",
+        "2",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    let r = read_json(&report);
+    let h2h = &r["crosstable"][0][1];
+    let n = |k: &str| h2h[k].as_f64().unwrap();
+    assert_eq!(n("wins") + n("draws") + n("losses"), 8.0, "{h2h}");
+    assert_eq!(
+        plus,
+        (n("wins") + n("draws") / 2.0) / 8.0,
+        "the plus point's score is its games ahead of the minus point"
+    );
+    // The same state at one job; --show says what the games were; a resume
+    // without --ffa is refused.
+    let one = dir.path().join("one.json");
+    ok(&args(&ffa_tune(&one, "2", "1")));
+    assert_eq!(read_json(&one)["history"], s["history"]);
+    let shown = text(&ok(&["tune", "--show", "--state", state.to_str().unwrap()]).stdout);
+    assert!(
+        shown.contains("8 free-for-alls of 4 seats per iteration, beside 2 copies of builtin:floodfill"),
+        "{shown}"
+    );
+    let mut two_player = ffa_tune(&state, "3", "2");
+    two_player.truncate(two_player.len() - 2);
+    let out = run(&args(&two_player));
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("it was made with --ffa 4, this command gives two-player games"), "{err}");
+}
+
+#[test]
+fn a_codeclash_bot_tunes_in_a_free_for_all_beside_itself() {
+    // As above, with a third seat held by the bot at the current values
+    // (its own environment): the point at 0.5 or above places ahead of the
+    // point below in every game.
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("py-ffa.json");
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/bots/tuned/main.py");
+    let tune = |state: &Path, jobs: &str| {
+        ok(&[
+            "tune",
+            bot,
+            "--param",
+            "X=0.5,0.0,1.0,0.2,0.01",
+            "--ffa",
+            "3",
+            "--games-per-iter",
+            "3",
+            "--iterations",
+            "2",
+            "--width",
+            "16",
+            "--height",
+            "16",
+            "-j",
+            jobs,
+            "--state",
+            state.to_str().unwrap(),
+        ])
+    };
+    tune(&state, "2");
+    let s = read_json(&state);
+    let mut decided = 0;
+    for it in s["history"].as_array().unwrap() {
+        assert_eq!(it["games"], 3, "{it}");
+        let (plus, minus) = (it["plus"][0].as_f64().unwrap(), it["minus"][0].as_f64().unwrap());
+        let (sp, sm) = (it["score_plus"].as_f64().unwrap(), it["score_minus"].as_f64().unwrap());
+        if plus >= 0.5 && minus < 0.5 {
+            assert_eq!((sp, sm), (1.0, 0.0), "{it}");
+            decided += 1;
+        } else if minus >= 0.5 && plus < 0.5 {
+            assert_eq!((sp, sm), (0.0, 1.0), "{it}");
+            decided += 1;
+        }
+    }
+    assert!(decided > 0, "the points straddled 0.5 at least once: {}", s["history"]);
+    assert!(s["theta"][0].as_f64().unwrap() > 0.5, "X rose from 0.5: {}", s["theta"]);
+    // The same state at one job.
+    let one = dir.path().join("one.json");
+    tune(&one, "1");
+    assert_eq!(read_json(&one)["history"], s["history"]);
 }

@@ -438,13 +438,21 @@ pub struct TuneArgs {
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub iterations: u64,
     /// Games per iteration (per pairing), an even number: game pairs, each
-    /// seed in both seats.
+    /// seed in both seats (with --ffa N, a multiple of N: each seed in
+    /// every rotation of the seats).
     #[arg(long = "games-per-iter", value_name = "GAMES", default_value_t = 8,
           value_parser = clap::value_parser!(u64).range(2..=100_000))]
     pub games_per_iter: u64,
-    /// Each point plays this bot instead of the other point.
+    /// Each point plays this bot instead of the other point (with --ffa,
+    /// its copies fill the seats beside the two points).
     #[arg(long = "against", value_name = "BOT")]
     pub against: Option<String>,
+    /// Free-for-all games of N seats, 3 to 8: both points ride in every
+    /// game, the other N - 2 seats held by copies of --against (or of the
+    /// bot at the current values), the seats rotated; a point scores by
+    /// placing ahead of the other.
+    #[arg(long = "ffa", value_name = "N", value_parser = clap::value_parser!(u64).range(3..=8))]
+    pub ffa: Option<u64>,
     /// Play on a pool of maps: 2010 map files, folders of them (every
     /// file, by name), builtin:NAME or builtin:all. Each round (a seed in
     /// both seats) is played on the pool's next map, in order, and each
@@ -453,7 +461,7 @@ pub struct TuneArgs {
     #[arg(long = "maps", value_name = "DIR|FILE|builtin:NAME", num_args = 1.., conflicts_with_all = ["map", "width", "height", "rock_density"])]
     pub maps: Vec<String>,
     /// The seed of the perturbations, and of iteration 0's games: iteration
-    /// k plays seeds from SEED + k·GAMES/2.
+    /// k plays seeds from SEED + k·GAMES/2 (SEED + k·GAMES/N with --ffa N).
     #[arg(short = 's', long = "seed", value_name = "SEED", default_value_t = 0)]
     pub seed: u64,
     /// Games played at once, 1 to 1024, or auto (the default): one per free core.

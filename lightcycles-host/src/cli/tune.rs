@@ -20,11 +20,21 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let bot = args.bot.clone().ok_or_else(|| bad_input("no BOT to tune"))?;
     let params = params::parse_all(&args.params).map_err(bad_input)?;
-    if args.games_per_iter % 2 == 1 {
-        return Err(bad_input(format!(
-            "--games-per-iter {} is odd: each seed is played in both seats, so give an even number",
-            args.games_per_iter
-        )));
+    match args.ffa {
+        Some(seats) if args.games_per_iter % seats != 0 => {
+            return Err(bad_input(format!(
+                "--games-per-iter {} is not a multiple of --ffa {seats}: each seed is played in every rotation of \
+                 the {seats} seats, so give a multiple of {seats}",
+                args.games_per_iter
+            )));
+        }
+        None if args.games_per_iter % 2 == 1 => {
+            return Err(bad_input(format!(
+                "--games-per-iter {} is odd: each seed is played in both seats, so give an even number",
+                args.games_per_iter
+            )));
+        }
+        _ => {}
     }
     let board = args.board.board(!args.maps.is_empty());
     let config = TuneConfig {
@@ -37,6 +47,7 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Failure> {
         gains: Gains::default(),
         board: board.to_flags(),
         maps: args.maps.clone(),
+        ffa: args.ffa,
     };
     let mut state = match saved {
         Some(saved) => {

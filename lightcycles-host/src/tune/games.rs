@@ -17,6 +17,7 @@ use super::{Games, Outcome};
 use crate::bot::adapter::plugin::isolated;
 use crate::bot::adapter::{Hosting, WasmBudget};
 use crate::bot::spec::BotSpec;
+use crate::stats::Trinomial;
 use crate::tournament::plan::{self, Entry, PlanError, ProgressChoice, TournamentOptions};
 
 /// `template` with every `{NAME}` replaced by its value, and the names of
@@ -85,7 +86,10 @@ fn entry(template: &str, params: &[Param], values: &[f64], name: &str, hosting: 
 /// Each iteration's games as a tournament: the plus point against the
 /// minus point, or (with `against`) a gauntlet of the opponent against
 /// both, `games_per_iter` games a pairing, seeds from
-/// [`TuneConfig::games_seed`].
+/// [`TuneConfig::games_seed`]. With `ffa` (N seats) one group of N bots:
+/// both points and N − 2 riders of the field (copies of `against`, or of
+/// the bot at the current values), every seed in every rotation of the
+/// seats.
 pub struct TournamentGames {
     /// The tune's settings.
     pub config: TuneConfig,
@@ -119,16 +123,27 @@ impl TournamentGames {
         let c = &self.config;
         let hosting = self.hosting();
         let mut bots = Vec::new();
-        if let Some(against) = &c.against {
+        if let (Some(against), None) = (&c.against, c.ffa) {
             bots.push(Entry::Spec(against.clone()));
         }
         bots.push(entry(&c.bot, &c.params, plus, "plus", &hosting)?);
         bots.push(entry(&c.bot, &c.params, minus, "minus", &hosting)?);
+        if let Some(seats) = c.ffa {
+            // The current values are the points' midpoint.
+            let theta: Vec<f64> = plus.iter().zip(minus).map(|(p, m)| (p + m) / 2.0).collect();
+            for i in 1..seats - 1 {
+                let name = format!("field{i}");
+                bots.push(match &c.against {
+                    Some(against) => Entry::Spec(format!("{name}={}", form_of(against))),
+                    None => entry(&c.bot, &c.params, &theta, &name, &hosting)?,
+                });
+            }
+        }
         Ok(TournamentOptions {
             bots,
             games: Some(c.games_per_iter),
             seed: c.games_seed(k),
-            gauntlet: c.against.is_some(),
+            gauntlet: c.against.is_some() && c.ffa.is_none(),
             progress: ProgressChoice { bar: false, log_every: 0, log_seconds: 0 },
             results: None,
             resume: false,
@@ -138,7 +153,7 @@ impl TournamentGames {
             html: None,
             league: false,
             league_lag: None,
-            ffa: None,
+            ffa: c.ffa,
             command_line: None,
             maps: c.maps.clone(),
             map_order: crate::tournament::maps::Order::Sequential,
@@ -161,6 +176,11 @@ impl Games for TournamentGames {
             self.warned = true;
         }
         let report = plan::run(&planned)?;
+        if self.config.ffa.is_some() {
+            // The points' own games against each other: which placed ahead.
+            let head_to_head = report.crosstable.first().and_then(|row| row.get(1));
+            return head_to_head.map(ffa_outcome).ok_or_else(|| "the tournament reported no crosstable".into());
+        }
         let score = |i: usize| -> Result<(u64, f64), String> {
             let row = report.pairings.get(i).ok_or("the tournament reported no pairing")?;
             let games = row.games.wins + row.games.draws + row.games.losses;
@@ -176,6 +196,15 @@ impl Games for TournamentGames {
             Ok(Outcome { games, score_plus: s, score_minus: 1.0 - s })
         }
     }
+}
+
+/// A free-for-all iteration's outcome from the plus point's games against
+/// the minus point (`crosstable[plus][minus]`): a game scores 1 for the
+/// point that placed ahead of the other, ½ each when they share a place.
+fn ffa_outcome(games: &Trinomial) -> Outcome {
+    let n = games.wins + games.draws + games.losses;
+    let score_plus = if n == 0 { 0.5 } else { (games.wins as f64 + games.draws as f64 / 2.0) / n as f64 };
+    Outcome { games: n, score_plus, score_minus: 1.0 - score_plus }
 }
 
 #[cfg(test)]
@@ -219,6 +248,7 @@ mod tests {
             gains: super::super::spsa::Gains::default(),
             board: Vec::new(),
             maps: pool.map(String::from).to_vec(),
+            ffa: None,
         };
         let games = TournamentGames::new(config, TournamentOptions::default());
         for k in 0..3 {
@@ -238,6 +268,61 @@ mod tests {
             seen.dedup();
             assert_eq!(seen.len(), 8, "iteration {k}: two rounds, two pairings, both seats: {seen:?}");
         }
+    }
+
+    #[test]
+    fn a_free_for_all_seats_both_points_and_the_field_in_one_group() {
+        let config = |against: Option<&str>| TuneConfig {
+            bot: "builtin:search:nodes=50".into(),
+            against: against.map(String::from),
+            params: super::super::params::parse_all(&["cell=16,4,64,4,0.002".into()]).unwrap(),
+            iterations: 3,
+            games_per_iter: 8,
+            seed: 10,
+            gains: super::super::spsa::Gains::default(),
+            board: Vec::new(),
+            maps: Vec::new(),
+            ffa: Some(4),
+        };
+        let specs = |games: &TournamentGames, k| {
+            let options = games.options(k, &[20.0], &[11.0]).unwrap();
+            let specs: Vec<String> = options
+                .bots
+                .iter()
+                .map(|b| match b {
+                    Entry::Spec(s) => s.clone(),
+                    _ => panic!("built-in bots are specs"),
+                })
+                .collect();
+            (options, specs)
+        };
+        let field = TournamentGames::new(config(None), TournamentOptions::default());
+        let (options, bots) = specs(&field, 2);
+        assert_eq!(
+            bots,
+            [
+                "plus=builtin:search:nodes=50:cell=20",
+                "minus=builtin:search:nodes=50:cell=11",
+                "field1=builtin:search:nodes=50:cell=16",
+                "field2=builtin:search:nodes=50:cell=16",
+            ],
+            "the field rides at the midpoint, the current values (15.5 rounds to 16)"
+        );
+        assert_eq!((options.ffa, options.gauntlet, options.seed), (Some(4), false, 10 + 2 * 8 / 4));
+        let t = options.plan().unwrap().tournament;
+        assert_eq!(t.schedule.total_games(), 8, "one group of four, two seeds in four rotations");
+        let against = TournamentGames::new(config(Some("x=builtin:floodfill")), TournamentOptions::default());
+        let (options, bots) = specs(&against, 0);
+        assert_eq!(&bots[2..], ["field1=builtin:floodfill", "field2=builtin:floodfill"]);
+        assert!(!options.gauntlet, "one group: the points meet in every game");
+    }
+
+    #[test]
+    fn a_free_for_all_scores_the_games_a_point_placed_ahead() {
+        let o = ffa_outcome(&Trinomial { wins: 3, draws: 2, losses: 1 });
+        assert_eq!((o.games, o.score_plus, o.score_minus), (6, 4.0 / 6.0, 1.0 - 4.0 / 6.0));
+        let none = ffa_outcome(&Trinomial::default());
+        assert_eq!((none.games, none.score_plus, none.score_minus), (0, 0.5, 0.5));
     }
 
     #[test]

@@ -100,11 +100,20 @@ impl State {
         let mut out = String::new();
         let c = &self.config;
         let _ = writeln!(out, "tune of {} ({} of {} iterations done)", c.bot, self.iteration, c.iterations);
-        match &c.against {
-            Some(against) => {
+        match (&c.against, c.ffa) {
+            (against, Some(seats)) => {
+                let field = against.as_deref().unwrap_or("the bot at the current values");
+                let _ = writeln!(
+                    out,
+                    "the two points ride {} free-for-alls of {seats} seats per iteration, beside {} of {field}",
+                    c.games_per_iter,
+                    if seats == 3 { "one copy".to_string() } else { format!("{} copies", seats - 2) }
+                );
+            }
+            (Some(against), None) => {
                 let _ = writeln!(out, "each point plays {} games per iteration against {against}", c.games_per_iter);
             }
-            None => {
+            (None, None) => {
                 let _ =
                     writeln!(out, "the two points play {} games per iteration against each other", c.games_per_iter);
             }
@@ -177,6 +186,7 @@ mod tests {
             gains: Gains::default(),
             board: Vec::new(),
             maps: Vec::new(),
+            ffa: None,
         }
     }
 

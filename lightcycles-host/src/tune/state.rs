@@ -42,6 +42,11 @@ pub struct TuneConfig {
     /// The map pool (`--maps`), as given; none: generated maps.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub maps: Vec<String>,
+    /// Seats of a free-for-all (`--ffa N`, 3 to 8): both points ride in
+    /// every game, the other seats held by the field; none: two-player
+    /// games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ffa: Option<u64>,
 }
 
 impl TuneConfig {
@@ -50,10 +55,15 @@ impl TuneConfig {
         Spsa { params: &self.params, iterations: self.iterations, seed: self.seed, gains: self.gains }
     }
 
-    /// The rounds (a seed in both seats) the iterations before `k` played:
+    /// Seats in every game: 2, or the free-for-all's N.
+    pub fn seats(&self) -> u64 {
+        self.ffa.unwrap_or(2)
+    }
+
+    /// The rounds (a seed in every seat) the iterations before `k` played:
     /// where iteration `k` goes on, in seeds and in the map pool.
     fn rounds_before(&self, k: u64) -> u64 {
-        k.wrapping_mul(self.games_per_iter / 2)
+        k.wrapping_mul(self.games_per_iter / self.seats())
     }
 
     /// The seed of round 0 of iteration `k`'s games: each iteration plays
@@ -77,6 +87,7 @@ impl TuneConfig {
         let params = |c: &TuneConfig| c.params.iter().map(|p| format!("--param {p}")).collect::<Vec<_>>().join(" ");
         let board = |c: &TuneConfig| if c.board.is_empty() { "the defaults".to_string() } else { c.board.join(" ") };
         let maps = |c: &TuneConfig| if c.maps.is_empty() { "generated maps".to_string() } else { c.maps.join(" ") };
+        let ffa = |c: &TuneConfig| c.ffa.map_or("two-player games".to_string(), |n| format!("--ffa {n}"));
         let checks = [
             ("the bot", old.bot != self.bot, old.bot.clone(), self.bot.clone()),
             ("--against", old.against != self.against, show(&old.against), show(&self.against)),
@@ -91,6 +102,7 @@ impl TuneConfig {
             ("the gains", old.gains != self.gains, format!("{:?}", old.gains), format!("{:?}", self.gains)),
             ("the board and time flags", old.board != self.board, board(old), board(self)),
             ("--maps", old.maps != self.maps, maps(old), maps(self)),
+            ("--ffa", old.ffa != self.ffa, ffa(old), ffa(self)),
         ];
         checks.into_iter().find(|c| c.1).map(|(what, _, was, now)| {
             format!(
