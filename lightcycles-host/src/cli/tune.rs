@@ -82,7 +82,7 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let mut games = TournamentGames::new(config, base);
     // The values of every point must make a bot: a bad spec is said before
     // the first game.
-    games.options(state.iteration, &state.theta, &state.theta).map_err(bad_input)?;
+    games.options(state.iteration, &state.theta, &state.theta, &state.theta).map_err(bad_input)?;
     // Written at once, so that a new tune's file exists from the start.
     state.save(&args.state).map_err(bad_input)?;
     tune::run(&mut state, &mut games, Some(&args.state), |s, it| eprintln!("{}", s.iteration_line(it)))

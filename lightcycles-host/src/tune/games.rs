@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use super::params::Param;
+use super::spsa::Points;
 use super::state::TuneConfig;
 use super::{Games, Outcome};
 use crate::bot::adapter::plugin::isolated;
@@ -118,8 +119,9 @@ impl TournamentGames {
         }
     }
 
-    /// The tournament of iteration `k`.
-    pub fn options(&self, k: u64, plus: &[f64], minus: &[f64]) -> Result<TournamentOptions, String> {
+    /// The tournament of iteration `k`: its points `plus` and `minus`, and
+    /// the current values `theta` (the field of a free-for-all).
+    pub fn options(&self, k: u64, plus: &[f64], minus: &[f64], theta: &[f64]) -> Result<TournamentOptions, String> {
         let c = &self.config;
         let hosting = self.hosting();
         let mut bots = Vec::new();
@@ -129,13 +131,11 @@ impl TournamentGames {
         bots.push(entry(&c.bot, &c.params, plus, "plus", &hosting)?);
         bots.push(entry(&c.bot, &c.params, minus, "minus", &hosting)?);
         if let Some(seats) = c.ffa {
-            // The current values are the points' midpoint.
-            let theta: Vec<f64> = plus.iter().zip(minus).map(|(p, m)| (p + m) / 2.0).collect();
             for i in 1..seats - 1 {
                 let name = format!("field{i}");
                 bots.push(match &c.against {
                     Some(against) => Entry::Spec(format!("{name}={}", form_of(against))),
-                    None => entry(&c.bot, &c.params, &theta, &name, &hosting)?,
+                    None => entry(&c.bot, &c.params, theta, &name, &hosting)?,
                 });
             }
         }
@@ -164,8 +164,8 @@ impl TournamentGames {
 }
 
 impl Games for TournamentGames {
-    fn play(&mut self, k: u64, plus: &[f64], minus: &[f64]) -> Result<Outcome, String> {
-        let planned = self.options(k, plus, minus)?.plan().map_err(|e| match e {
+    fn play(&mut self, k: u64, points: &Points) -> Result<Outcome, String> {
+        let planned = self.options(k, &points.plus, &points.minus, &points.theta)?.plan().map_err(|e| match e {
             PlanError::Broken { reports, message } => format!("{}{message}", reports.concat()),
             PlanError::Invalid(message) => message,
         })?;
@@ -252,7 +252,7 @@ mod tests {
         };
         let games = TournamentGames::new(config, TournamentOptions::default());
         for k in 0..3 {
-            let t = games.options(k, &[16.0], &[16.0]).unwrap().plan().unwrap().tournament;
+            let t = games.options(k, &[16.0], &[16.0], &[16.0]).unwrap().plan().unwrap().tournament;
             let maps = t.maps.as_ref().expect("a pool");
             // Two rounds an iteration, each on one map for both pairings
             // (the opponent against each point) in both seats; the rotation
@@ -285,7 +285,7 @@ mod tests {
             ffa: Some(4),
         };
         let specs = |games: &TournamentGames, k| {
-            let options = games.options(k, &[20.0], &[11.0]).unwrap();
+            let options = games.options(k, &[20.0], &[11.0], &[15.5]).unwrap();
             let specs: Vec<String> = options
                 .bots
                 .iter()
@@ -306,7 +306,7 @@ mod tests {
                 "field1=builtin:search:nodes=50:cell=16",
                 "field2=builtin:search:nodes=50:cell=16",
             ],
-            "the field rides at the midpoint, the current values (15.5 rounds to 16)"
+            "the field rides at the current values (15.5 rounds to 16)"
         );
         assert_eq!((options.ffa, options.gauntlet, options.seed), (Some(4), false, 10 + 2 * 8 / 4));
         let t = options.plan().unwrap().tournament;

@@ -21,6 +21,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 pub use self::params::Param;
+use self::spsa::Points;
 pub use self::state::{Iteration, State, TuneConfig};
 
 /// What one iteration's games gave.
@@ -38,12 +39,12 @@ pub struct Outcome {
 /// against a fixed opponent), values by parameter.
 pub trait Games {
     /// Plays iteration `k`'s games.
-    fn play(&mut self, k: u64, plus: &[f64], minus: &[f64]) -> Result<Outcome, String>;
+    fn play(&mut self, k: u64, points: &Points) -> Result<Outcome, String>;
 }
 
 impl<F: FnMut(u64, &[f64], &[f64]) -> Result<Outcome, String>> Games for F {
-    fn play(&mut self, k: u64, plus: &[f64], minus: &[f64]) -> Result<Outcome, String> {
-        self(k, plus, minus)
+    fn play(&mut self, k: u64, points: &Points) -> Result<Outcome, String> {
+        self(k, &points.plus, &points.minus)
     }
 }
 
@@ -53,7 +54,7 @@ impl State {
         let k = self.iteration;
         let spsa = self.config.spsa();
         let points = spsa.points(&self.theta, k);
-        let outcome = games.play(k, &points.plus, &points.minus)?;
+        let outcome = games.play(k, &points)?;
         let result = outcome.games as f64 * (outcome.score_plus - outcome.score_minus);
         let theta = spsa.update(&self.theta, k, &points.delta, result);
         self.history.push(Iteration {
@@ -277,6 +278,26 @@ mod tests {
         state.iteration = 1;
         state.save(&path).unwrap();
         assert!(State::load(&path).unwrap_err().contains("iteration 1 but 0 iterations"));
+    }
+
+    #[test]
+    fn the_games_are_told_the_current_values_also_where_a_bound_clamps_a_point() {
+        // x starts at its bound: the minus point is clamped, so the points'
+        // midpoint is not the current value.
+        struct Seen(Vec<Points>);
+        impl Games for Seen {
+            fn play(&mut self, _k: u64, points: &Points) -> Result<Outcome, String> {
+                self.0.push(points.clone());
+                Ok(Outcome { games: 2, score_plus: 0.5, score_minus: 0.5 })
+            }
+        }
+        let mut state = State::new(config(&["x=-10.0,-10,10,0.5,0.05"], 2));
+        let mut seen = Seen(Vec::new());
+        state.step(&mut seen).unwrap();
+        let p = &seen.0[0];
+        assert_eq!(p.theta, [-10.0]);
+        assert!(p.plus[0] == -10.0 || p.minus[0] == -10.0, "one point at the bound: {p:?}");
+        assert_ne!((p.plus[0] + p.minus[0]) / 2.0, -10.0);
     }
 
     #[test]

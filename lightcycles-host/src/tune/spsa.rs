@@ -74,6 +74,9 @@ pub struct Points {
     pub plus: Vec<f64>,
     /// `θ - c_k·Δ`, clamped.
     pub minus: Vec<f64>,
+    /// `θ`, the current values (at which the field of a free-for-all
+    /// rides: the points' midpoint unless a bound clamped one).
+    pub theta: Vec<f64>,
 }
 
 impl Spsa<'_> {
@@ -109,7 +112,7 @@ impl Spsa<'_> {
         let shifted = |sign: f64| -> Vec<f64> {
             self.params.iter().enumerate().map(|(i, p)| p.clamp(theta[i] + sign * self.c(i, k) * delta[i])).collect()
         };
-        Points { plus: shifted(1.0), minus: shifted(-1.0), delta }
+        Points { plus: shifted(1.0), minus: shifted(-1.0), delta, theta: theta.to_vec() }
     }
 
     /// `theta` after iteration `k`, whose signs were `delta` and whose
