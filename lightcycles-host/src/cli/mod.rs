@@ -70,8 +70,8 @@ pub enum Command {
     #[command(after_help = tournament_help(), args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Tournament(TournamentArgs),
     /// Tune a bot's parameters by SPSA: each iteration plays two perturbed
-    /// versions of the bot against each other (or a fixed opponent), as a
-    /// tournament, and moves the values toward the better one; the state
+    /// versions of the bot against each other (or a fixed opponent, or in
+    /// free-for-alls), as a tournament, and moves the values toward the better one; the state
     /// is written after every iteration and resumed from (docs/tuning.md).
     Tune(TuneArgs),
     /// Print a generated map: a picture of the board, or JSON.
