@@ -175,6 +175,25 @@ fn a_tune_killed_mid_run_loses_at_most_the_iteration_it_was_playing() {
     }
 }
 
+/// Checks a tune of tests/bots/tuned/main.py (state `s`): in every
+/// iteration whose points lie on both sides of X = 0.5, the point at 0.5 or
+/// above scored every game. Returns how many iterations did.
+fn decided_by_x(s: &Value) -> usize {
+    let mut decided = 0;
+    for it in s["history"].as_array().unwrap() {
+        let (plus, minus) = (it["plus"][0].as_f64().unwrap(), it["minus"][0].as_f64().unwrap());
+        let (sp, sm) = (it["score_plus"].as_f64().unwrap(), it["score_minus"].as_f64().unwrap());
+        if plus >= 0.5 && minus < 0.5 {
+            assert_eq!((sp, sm), (1.0, 0.0), "{it}");
+            decided += 1;
+        } else if minus >= 0.5 && plus < 0.5 {
+            assert_eq!((sp, sm), (0.0, 1.0), "{it}");
+            decided += 1;
+        }
+    }
+    decided
+}
+
 #[test]
 fn a_codeclash_bot_gets_its_parameter_in_its_environment() {
     // The bot plays well when LIGHTCYCLES_PARAM_X >= 0.5 and rides into a
@@ -202,16 +221,8 @@ fn a_codeclash_bot_gets_its_parameter_in_its_environment() {
         state.to_str().unwrap(),
     ]);
     let s = read_json(&state);
-    for it in s["history"].as_array().unwrap() {
-        let (plus, minus) = (it["plus"][0].as_f64().unwrap(), it["minus"][0].as_f64().unwrap());
-        let (sp, sm) = (it["score_plus"].as_f64().unwrap(), it["score_minus"].as_f64().unwrap());
-        // The point at 0.5 or above wins both games.
-        if plus >= 0.5 && minus < 0.5 {
-            assert_eq!((sp, sm), (1.0, 0.0), "{it}");
-        } else if minus >= 0.5 && plus < 0.5 {
-            assert_eq!((sp, sm), (0.0, 1.0), "{it}");
-        }
-    }
+    // The point at 0.5 or above wins both games.
+    decided_by_x(&s);
     let x = s["theta"][0].as_f64().unwrap();
     assert!(x > 0.5, "X rose from 0.5: {x}");
     let stdout = text(&out.stdout);
@@ -479,20 +490,10 @@ fn a_codeclash_bot_tunes_in_a_free_for_all_beside_itself() {
     };
     tune(&state, "2");
     let s = read_json(&state);
-    let mut decided = 0;
     for it in s["history"].as_array().unwrap() {
         assert_eq!(it["games"], 3, "{it}");
-        let (plus, minus) = (it["plus"][0].as_f64().unwrap(), it["minus"][0].as_f64().unwrap());
-        let (sp, sm) = (it["score_plus"].as_f64().unwrap(), it["score_minus"].as_f64().unwrap());
-        if plus >= 0.5 && minus < 0.5 {
-            assert_eq!((sp, sm), (1.0, 0.0), "{it}");
-            decided += 1;
-        } else if minus >= 0.5 && plus < 0.5 {
-            assert_eq!((sp, sm), (0.0, 1.0), "{it}");
-            decided += 1;
-        }
     }
-    assert!(decided > 0, "the points straddled 0.5 at least once: {}", s["history"]);
+    assert!(decided_by_x(&s) > 0, "the points straddled 0.5 at least once: {}", s["history"]);
     assert!(s["theta"][0].as_f64().unwrap() > 0.5, "X rose from 0.5: {}", s["theta"]);
     // The same state at one job.
     let one = dir.path().join("one.json");
