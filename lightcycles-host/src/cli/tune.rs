@@ -20,22 +20,6 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Failure> {
     }
     let bot = args.bot.clone().ok_or_else(|| bad_input("no BOT to tune"))?;
     let params = params::parse_all(&args.params).map_err(bad_input)?;
-    match args.ffa {
-        Some(seats) if args.games_per_iter % seats != 0 => {
-            return Err(bad_input(format!(
-                "--games-per-iter {} is not a multiple of --ffa {seats}: each seed is played in every rotation of \
-                 the {seats} seats, so give a multiple of {seats}",
-                args.games_per_iter
-            )));
-        }
-        None if args.games_per_iter % 2 == 1 => {
-            return Err(bad_input(format!(
-                "--games-per-iter {} is odd: each seed is played in both seats, so give an even number",
-                args.games_per_iter
-            )));
-        }
-        _ => {}
-    }
     let board = args.board.board(!args.maps.is_empty());
     let config = TuneConfig {
         bot,
@@ -49,6 +33,19 @@ pub(crate) fn run(args: &TuneArgs, out: &mut dyn Write) -> Result<(), Failure> {
         maps: args.maps.clone(),
         ffa: args.ffa,
     };
+    // Each seed is played in every rotation of the seats.
+    if config.games_per_iter % config.seats() != 0 {
+        let games = config.games_per_iter;
+        return Err(bad_input(match config.ffa {
+            Some(seats) => format!(
+                "--games-per-iter {games} is not a multiple of --ffa {seats}: each seed is played in every rotation \
+                 of the {seats} seats, so give a multiple of {seats}"
+            ),
+            None => {
+                format!("--games-per-iter {games} is odd: each seed is played in both seats, so give an even number")
+            }
+        }));
+    }
     let mut state = match saved {
         Some(saved) => {
             if let Some(why) = config.refuse_resume(&saved.config) {
