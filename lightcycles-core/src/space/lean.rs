@@ -18,8 +18,9 @@
 //!   players' rows in the same pass, two rows at once (each row read from
 //!   the last layer's planes and written to a second pair, so the compiler
 //!   vectorizes the pass); when one side has nowhere left to go
-//!   the other takes the rest with one flood fill. Separated players cost
-//!   their two flood fills only.
+//!   the other takes the rest with one flood fill. Whether the players
+//!   meet is a flood fill from one head that stops at the first cell
+//!   beside the other; separated players cost their two flood fills only.
 
 use crate::bitboard::fill_down;
 use crate::config::MAX_PLAYERS;
@@ -68,9 +69,24 @@ const fn row_bit(y: usize) -> u64 {
 /// does not hold yet. Passes go down, then up,
 /// over the pending rows, until none is left.
 #[inline(always)]
-fn fill(h: usize, free: &Plane, reach: &mut Plane, mut pending: u64) {
+fn fill(h: usize, free: &Plane, reach: &mut Plane, pending: u64) {
+    fill_until(h, free, reach, pending, |_, _| false);
+}
+
+/// [`fill`], stopped as soon as `stop(y, row)` holds for a row just
+/// filled (`row` its new value): whether it stopped. Cells are only ever
+/// added, so a test that holds once holds at the end too; a fill that does
+/// not stop is [`fill`]'s, whole.
+#[inline(always)]
+fn fill_until(
+    h: usize,
+    free: &Plane,
+    reach: &mut Plane,
+    mut pending: u64,
+    mut stop: impl FnMut(usize, u64) -> bool,
+) -> bool {
     let last = h - 1;
-    let mut grow = |y: usize, pending: &mut u64| {
+    let mut grow = |y: usize, pending: &mut u64| -> u64 {
         *pending &= !row_bit(y);
         // Rows are masked to the plane (`& 63`, a no-op for `y < 64`):
         // no bounds checks.
@@ -89,12 +105,15 @@ fn fill(h: usize, free: &Plane, reach: &mut Plane, mut pending: u64) {
         if y < last && row & free[down] & !reach[down] != 0 {
             *pending |= row_bit(y + 1);
         }
+        row
     };
     while pending != 0 {
         // Down: the lowest pending row at or after the last one, again and again.
         let mut y = pending.trailing_zeros() as usize;
         loop {
-            grow(y, &mut pending);
+            if stop(y, grow(y, &mut pending)) {
+                return true;
+            }
             let ahead = pending & (u64::MAX << y);
             if ahead == 0 {
                 break;
@@ -102,12 +121,14 @@ fn fill(h: usize, free: &Plane, reach: &mut Plane, mut pending: u64) {
             y = ahead.trailing_zeros() as usize;
         }
         if pending == 0 {
-            return;
+            return false;
         }
         // Up: the highest pending row at or before the last one.
         let mut y = 63 - pending.leading_zeros() as usize;
         loop {
-            grow(y, &mut pending);
+            if stop(y, grow(y, &mut pending)) {
+                return true;
+            }
             let behind = pending & (u64::MAX >> (63 - y));
             if behind == 0 {
                 break;
@@ -115,6 +136,7 @@ fn fill(h: usize, free: &Plane, reach: &mut Plane, mut pending: u64) {
             y = 63 - behind.leading_zeros() as usize;
         }
     }
+    false
 }
 
 /// Grows `reach` into every cell of `open` 4-connected to it, on planes of
@@ -137,7 +159,12 @@ pub fn grow(h: usize, open: &Plane, reach: &mut Plane) {
 /// Sets in `reach` the free 4-neighbours of `pos`; the rows set.
 #[inline(always)]
 fn seed_neighbours(state: &SearchState, free: &Plane, pos: Pos, reach: &mut Plane) -> u64 {
-    let (w, h) = (state.config().width, state.config().height);
+    seed_neighbours_on(state.config().width, state.config().height, free, pos, reach)
+}
+
+/// [`seed_neighbours`] on a board of `w` × `h` cells.
+#[inline(always)]
+fn seed_neighbours_on(w: u32, h: u32, free: &Plane, pos: Pos, reach: &mut Plane) -> u64 {
     let mut rows = 0;
     for d in Dir::ALL {
         if let Some(q) = pos.step(d, w, h) {
@@ -171,6 +198,30 @@ pub fn reachable_cells(state: &SearchState, from: Pos, reach: &mut Plane) -> u32
 
 fn count(plane: &[u64]) -> u32 {
     plane.iter().map(|w| w.count_ones()).sum()
+}
+
+/// The first question of a two-player split, on a board of `size` (`w` ×
+/// `h`, one word a row, at most 64 rows): the room of the player at
+/// `heads[0]` (the free cells joined to its free neighbours) grows in
+/// `room` (empty), and whether it holds a cell beside `heads[1]` (the two
+/// players meet). The fill stops at the first such cell, as the room is
+/// then not needed (the layered search finds the cells each reaches
+/// first). When they do not meet, `room` is the whole room. The fill's
+/// first pass goes down the board, so a caller starts from the upper head.
+pub(crate) fn room_or_meet(size: (u32, u32), free: &Plane, heads: [Pos; 2], room: &mut Plane) -> bool {
+    let (w, h) = size;
+    // The cells beside the other head, in its row and the rows above and
+    // below (bits past the board's edges are never in a row of `free`).
+    let (x, y) = (heads[1].x as u32, heads[1].y as usize);
+    let column = 1u64 << x;
+    let beside = [column, column << 1 | column >> 1, column];
+    // Every row that gains a cell, the seeds' rows first, is grown, and
+    // tested as it is.
+    let pending = seed_neighbours_on(w, h, free, heads[0], room);
+    fill_until(h as usize, free, room, pending, |row_y, row| {
+        let i = row_y.wrapping_sub(y).wrapping_add(1);
+        i < 3 && row & beside[i] != 0
+    })
 }
 
 /// Whether a cell of `room` is next to `pos`.
@@ -274,16 +325,18 @@ fn pair(state: &SearchState, [a, b]: [usize; 2], owned: [&mut Plane; 2]) -> (Vor
     let [own_a, own_b] = owned;
     let mut result = Voronoi::default();
 
-    let pending = seed_neighbours(state, &free, heads[0], own_a);
-    fill(h, &free, own_a, pending);
-    if !touches(state, own_a, heads[1]) {
-        let pending = seed_neighbours(state, &free, heads[1], own_b);
-        fill(h, &free, own_b, pending);
+    // From the upper head (the fill goes down first, toward the other).
+    let size = (state.config().width, state.config().height);
+    let upper = (heads[1].y < heads[0].y) as usize;
+    let (first, second) = if upper == 0 { (&mut *own_a, &mut *own_b) } else { (&mut *own_b, &mut *own_a) };
+    if !room_or_meet(size, &free, [heads[upper], heads[1 - upper]], first) {
+        let pending = seed_neighbours(state, &free, heads[1 - upper], second);
+        fill(h, &free, second, pending);
         result.counts[a] = count(&own_a[..h]);
         result.counts[b] = count(&own_b[..h]);
         return (result, true);
     }
-    own_a[..h].fill(0);
+    first[..h].fill(0);
 
     own_a[heads[0].y as usize] |= 1 << heads[0].x;
     own_b[heads[1].y as usize] |= 1 << heads[1].x;

@@ -180,7 +180,9 @@ pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
 /// [`voronoi_with`] for exactly two living players `a < b`, the usual case.
 ///
 /// First the room of `a` (a flood fill): when it does not touch `b`'s head
-/// the two are separated and each owns its room, whatever the distances.
+/// the two are separated and each owns its room, whatever the distances
+/// (on boards of one word a row, the search state's fill, which stops
+/// at the first cell beside `b`'s head).
 /// Otherwise one breadth-first search from both heads at once, both
 /// frontiers expanded in the same pass over the rows they span: on boards
 /// of one word a row and at most 64 rows (up to 64 × 64) the search of the
@@ -199,9 +201,34 @@ fn voronoi_pair(game: &FastGame, scratch: &mut Scratch, [a, b]: [usize; 2]) -> V
     let (own_a, own_b) = (&mut below_b[a * words..(a + 1) * words], &mut from_b[..words]);
     let mut result = Voronoi::default();
 
-    bitboard::mark_neighbours(layout, free, heads[0], own_a);
-    bitboard::fill(layout, free, own_a);
-    if !layout.any_neighbour(own_a, heads[1]) {
+    let lean = layout.words_per_row() == 1 && layout.height() <= MAX_SEARCH_SIDE;
+    let meet = if lean {
+        // The search state's fill, which stops where the players meet, from
+        // the upper head (it goes down first); a room it leaves whole is
+        // the same from either head.
+        let h = layout.height() as usize;
+        let (mut open, mut room) = ([0u64; MAX_SEARCH_SIDE as usize], [0u64; MAX_SEARCH_SIDE as usize]);
+        open[..h].copy_from_slice(free);
+        let upper = (heads[1].y < heads[0].y) as usize;
+        let size = (layout.width(), layout.height());
+        let meet = super::lean::room_or_meet(size, &open, [heads[upper], heads[1 - upper]], &mut room);
+        if !meet && upper == 1 {
+            // `room` is `b`'s: `a`'s is filled below.
+            own_b.copy_from_slice(&room[..h]);
+            bitboard::mark_neighbours(layout, free, heads[0], own_a);
+            bitboard::fill(layout, free, own_a);
+            result.counts[a] = bitboard::count(own_a);
+            result.counts[b] = bitboard::count(own_b);
+            return result;
+        }
+        own_a.copy_from_slice(&room[..h]);
+        meet
+    } else {
+        bitboard::mark_neighbours(layout, free, heads[0], own_a);
+        bitboard::fill(layout, free, own_a);
+        layout.any_neighbour(own_a, heads[1])
+    };
+    if !meet {
         bitboard::mark_neighbours(layout, free, heads[1], own_b);
         bitboard::fill(layout, free, own_b);
         result.counts[a] = bitboard::count(own_a);
@@ -215,7 +242,7 @@ fn voronoi_pair(game: &FastGame, scratch: &mut Scratch, [a, b]: [usize; 2]) -> V
     layout.set(own_a, heads[0]);
     layout.set(own_b, heads[1]);
     match layout.words_per_row() {
-        1 if layout.height() <= MAX_SEARCH_SIDE => {
+        1 if lean => {
             let (y0, y1) = (heads[0].y as usize, heads[1].y as usize);
             super::lean::pair_layers(layout.height() as usize, (y0.min(y1), y0.max(y1)), free, [own_a, own_b])
         }
