@@ -398,8 +398,8 @@ pub(crate) fn pair_layers(h: usize, span: (usize, usize), free: &[u64], reached:
             // One side (or both) has nowhere left to go.
             break (any0 != 0) as usize + 2 * (any1 != 0) as usize;
         }
-        // Only the rows next to those this layer gained can gain next
-        // (plain loops: an inclusive range's `find` cost twice as much).
+        // Only the rows next to those this layer gained can gain next (as
+        // both sides gained, some row did).
         let (a, b) = (&new[0], &new[1]);
         let gained = |y: usize| (a[y] ^ old[0][y]) | (b[y] ^ old[1][y]) != 0;
         lo = first;
