@@ -179,10 +179,10 @@ pub fn voronoi_with(game: &FastGame, scratch: &mut Scratch) -> Voronoi {
 
 /// [`voronoi_with`] for exactly two living players `a < b`, the usual case.
 ///
-/// First the room of `a` (a flood fill): when it does not touch `b`'s head
-/// the two are separated and each owns its room, whatever the distances
-/// (on boards of one word a row, the search state's fill, which stops
-/// at the first cell beside `b`'s head).
+/// First the room of one player (a flood fill; on boards of one word a
+/// row the search state's, which stops at the first cell beside the other
+/// head): when it does not touch the other's head the two are separated
+/// and each owns its room, whatever the distances.
 /// Otherwise one breadth-first search from both heads at once, both
 /// frontiers expanded in the same pass over the rows they span: on boards
 /// of one word a row and at most 64 rows (up to 64 × 64) the search of the
@@ -201,41 +201,38 @@ fn voronoi_pair(game: &FastGame, scratch: &mut Scratch, [a, b]: [usize; 2]) -> V
     let (own_a, own_b) = (&mut below_b[a * words..(a + 1) * words], &mut from_b[..words]);
     let mut result = Voronoi::default();
 
+    // The room of one player, to tell whether the two meet: on boards of
+    // one word a row the search state's fill, which stops where they meet,
+    // from the upper head (it goes down first); otherwise `a`'s, whole.
     let lean = layout.words_per_row() == 1 && layout.height() <= MAX_SEARCH_SIDE;
+    let first = if lean { (heads[1].y < heads[0].y) as usize } else { 0 };
+    let (from, to) = (heads[first], heads[1 - first]);
+    let (own_first, own_second) = if first == 0 { (&mut *own_a, &mut *own_b) } else { (&mut *own_b, &mut *own_a) };
     let meet = if lean {
-        // The search state's fill, which stops where the players meet, from
-        // the upper head (it goes down first); a room it leaves whole is
-        // the same from either head.
         let h = layout.height() as usize;
         let (mut open, mut room) = ([0u64; MAX_SEARCH_SIDE as usize], [0u64; MAX_SEARCH_SIDE as usize]);
         open[..h].copy_from_slice(free);
-        let upper = (heads[1].y < heads[0].y) as usize;
-        let size = (layout.width(), layout.height());
-        let meet = super::lean::room_or_meet(size, &open, [heads[upper], heads[1 - upper]], &mut room);
-        if !meet && upper == 1 {
-            // `room` is `b`'s: `a`'s is filled below.
-            own_b.copy_from_slice(&room[..h]);
-            bitboard::mark_neighbours(layout, free, heads[0], own_a);
-            bitboard::fill(layout, free, own_a);
-            result.counts[a] = bitboard::count(own_a);
-            result.counts[b] = bitboard::count(own_b);
-            return result;
+        let meet = super::lean::room_or_meet((layout.width(), layout.height()), &open, [from, to], &mut room);
+        if !meet {
+            own_first.copy_from_slice(&room[..h]);
         }
-        own_a.copy_from_slice(&room[..h]);
         meet
     } else {
-        bitboard::mark_neighbours(layout, free, heads[0], own_a);
-        bitboard::fill(layout, free, own_a);
-        layout.any_neighbour(own_a, heads[1])
+        bitboard::mark_neighbours(layout, free, from, own_first);
+        bitboard::fill(layout, free, own_first);
+        let meet = layout.any_neighbour(own_first, to);
+        if meet {
+            own_first.fill(0);
+        }
+        meet
     };
     if !meet {
-        bitboard::mark_neighbours(layout, free, heads[1], own_b);
-        bitboard::fill(layout, free, own_b);
+        bitboard::mark_neighbours(layout, free, to, own_second);
+        bitboard::fill(layout, free, own_second);
         result.counts[a] = bitboard::count(own_a);
         result.counts[b] = bitboard::count(own_b);
         return result;
     }
-    own_a.fill(0);
 
     // The search grows the cells each player has reached (ties included),
     // starting from the heads, in `own_a` and `own_b`.
