@@ -145,15 +145,25 @@ fn fill_until(
 /// own planes (the search bot's chamber bound labels the parts of a region
 /// with it).
 pub fn grow(h: usize, open: &Plane, reach: &mut Plane) {
+    let h = h.min(MAX_SEARCH_SIDE as usize);
+    let mut rows = 0;
+    for (y, &row) in reach[..h].iter().enumerate() {
+        rows |= ((row != 0) as u64) << y;
+    }
+    grow_from(h, open, reach, rows);
+}
+
+/// [`grow`] when the caller knows which rows of `reach` hold its cells:
+/// `rows`, a bit per row (`1 << y`; every row with a cell must be in it),
+/// so the fill does not look for them. A chamber bound grows one part of
+/// its region at a time from a single cell, and a scan of every row for
+/// each part cost about as much as filling a small one.
+pub fn grow_from(h: usize, open: &Plane, reach: &mut Plane, rows: u64) {
     if h == 0 {
         return;
     }
     let h = h.min(MAX_SEARCH_SIDE as usize);
-    let mut pending = 0;
-    for (y, &row) in reach[..h].iter().enumerate() {
-        pending |= ((row != 0) as u64) << y;
-    }
-    fill(h, open, reach, pending);
+    fill(h, open, reach, rows & (u64::MAX >> (64 - h)));
 }
 
 /// Sets in `reach` the free 4-neighbours of `pos`; the rows set.
@@ -680,8 +690,13 @@ mod tests {
             }
             let mut want = reach;
             bitboard::fill(layout, &open[..h as usize], &mut want[..h as usize]);
+            // From the seeds' rows alone, as a chamber bound grows a part.
+            let mut from_rows = reach;
+            let rows = (0..h as usize).filter(|&y| reach[y] != 0).fold(0u64, |r, y| r | 1 << y);
+            grow_from(h as usize, &open, &mut from_rows, rows);
             grow(h as usize, &open, &mut reach);
             prop_assert_eq!(reach, want);
+            prop_assert_eq!(from_rows, want);
         }
     }
 

@@ -206,7 +206,7 @@ impl Contracted {
             while rest[y0] != 0 {
                 let node = self.body.len() as u16;
                 part[y0] = rest[y0] & rest[y0].wrapping_neg();
-                lean::grow(h, &rest, &mut part);
+                lean::grow_from(h, &rest, &mut part, 1 << y0);
                 // A part is connected, so its rows run on from `y0`, its
                 // first (the rows above are empty by now).
                 let mut body = [0u32; 2];
@@ -313,22 +313,25 @@ impl Contracted {
             head_link(hy, hx - 1);
         }
 
-        // Adjacency lists by counting sort.
+        // Adjacency lists by counting sort, on slices held in locals: through
+        // `self` every store reloaded the vectors' pointers.
         self.start.clear();
         self.start.resize(nodes + 1, 0);
-        for &(a, _) in &self.edges {
-            self.start[a as usize + 1] += 1;
-        }
-        for i in 0..nodes {
-            self.start[i + 1] += self.start[i];
-        }
         self.adj.clear();
         self.adj.resize(self.edges.len(), 0);
+        let (start, adj, edges) = (&mut self.start[..], &mut self.adj[..], &self.edges[..]);
+        for &(a, _) in edges {
+            start[a as usize + 1] += 1;
+        }
+        for i in 0..nodes {
+            start[i + 1] += start[i];
+        }
         self.disc.clear();
-        self.disc.extend_from_slice(&self.start[..nodes]);
-        for &(a, b) in &self.edges {
-            let at = &mut self.disc[a as usize];
-            self.adj[*at as usize] = b;
+        self.disc.extend_from_slice(&start[..nodes]);
+        let next = &mut self.disc[..];
+        for &(a, b) in edges {
+            let at = &mut next[a as usize];
+            adj[*at as usize] = b;
             *at += 1;
         }
 
