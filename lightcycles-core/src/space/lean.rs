@@ -143,7 +143,7 @@ fn fill_until(
 /// `h` rows (`1..=64`; `reach` a subset of `open`, both zero past `h`): the
 /// flood fill of [`reachable`], from any seeds, for callers that keep their
 /// own planes (the search bot's chamber bound labels the parts of a region
-/// with it).
+/// with [`grow_from`]).
 pub fn grow(h: usize, open: &Plane, reach: &mut Plane) {
     let h = h.min(MAX_SEARCH_SIDE as usize);
     let mut rows = 0;
