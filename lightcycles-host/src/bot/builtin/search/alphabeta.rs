@@ -145,7 +145,7 @@ impl Duel {
             child.step(&actions[..n]).expect("a game in the tree is not over");
             self.keys[ply + 1] = self.zobrist.after_tick(graph, self.keys[ply], &done[ply], child);
             let v = if child.is_over() {
-                game_end(child, self.me, ply as u32 + 1)
+                game_end(child, self.me, ply as u32 + 1, self.eval.weights().contempt)
             } else if depth <= 1 {
                 self.leaf(graph, ply + 1)
             } else {

@@ -55,13 +55,17 @@ pub const FRONT: i32 = 0;
 /// 36.3 % of 480 free-for-alls against three copies of the bot of commit
 /// 19e900b, where 0 won 30.4 %).
 pub const FFA_EDGE: i32 = 8;
+/// What a draw costs the bot: a drawn game (both riders crashing on one
+/// tick, or the tick cap) is worth minus this, where an even position is
+/// worth 0. 0 values a draw as the rule book scores it, half a point.
+pub const CONTEMPT: i32 = 0;
 
 /// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`],
 /// [`SEPARATED_BONUS`], [`EDGE`], [`CHAMBER_EDGE`], [`SECURE`],
-/// [`SECURE_BY`], [`FRONT`] and [`FFA_EDGE`] by default;
+/// [`SECURE_BY`], [`FRONT`], [`FFA_EDGE`] and [`CONTEMPT`] by default;
 /// `builtin:search:cell=N`, `separated_cell=N`, `separated_bonus=N`,
-/// `edge=N`, `chamber_edge=N`, `secure=N`, `secure_by=K`, `front=0|1` and
-/// `ffa_edge=N` change them (for tuning:
+/// `edge=N`, `chamber_edge=N`, `secure=N`, `secure_by=K`, `front=0|1`,
+/// `ffa_edge=N` and `contempt=N` change them (for tuning:
 /// `lightcycles tune`, docs/tuning.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Weights {
@@ -94,6 +98,10 @@ pub struct Weights {
     /// [`Weights::chamber_edge`] for three riders or more, when the
     /// paranoid search values our own space (`value=own`).
     pub ffa_edge: i32,
+    /// What a draw costs: a drawn game is worth `-contempt` (0: as an even
+    /// position; a bot that expects to win more than it loses from an even
+    /// position plays on rather than take a draw).
+    pub contempt: i32,
 }
 
 impl Weights {
@@ -108,6 +116,7 @@ impl Weights {
         secure_by: SECURE_BY,
         front: FRONT,
         ffa_edge: FFA_EDGE,
+        contempt: CONTEMPT,
     };
 }
 
@@ -119,14 +128,14 @@ impl Default for Weights {
 
 /// The value of a game that has ended `ply` ticks below the root, for
 /// player `me`: [`WIN`] less the ticks if `me` rides alone, a loss the other
-/// way round, `0` for a draw (nobody left, or the tick cap).
-pub fn game_end(game: &FastGame, me: usize, ply: u32) -> i32 {
+/// way round, `-contempt` for a draw (nobody left, or the tick cap).
+pub fn game_end(game: &FastGame, me: usize, ply: u32, contempt: i32) -> i32 {
     let mine = game.is_alive(me);
     let others = game.alive_mask() & !(1 << me) != 0;
     match (mine, others) {
         (true, false) => WIN - ply as i32,
-        (false, _) => -WIN + ply as i32,
-        _ => 0,
+        (false, true) => -WIN + ply as i32,
+        _ => -contempt,
     }
 }
 
@@ -692,7 +701,21 @@ mod tests {
         ]);
         // Player 0 rides off the board to the west: B wins.
         game.step(&[lightcycles_core::Action::Move(Dir::W), lightcycles_core::Action::Move(Dir::S)]).unwrap();
-        assert_eq!(game_end(&game, 0, 3), -WIN + 3);
-        assert_eq!(game_end(&game, 1, 3), WIN - 3);
+        assert_eq!(game_end(&game, 0, 3, 0), -WIN + 3);
+        assert_eq!(game_end(&game, 1, 3, 0), WIN - 3);
+    }
+
+    #[test]
+    fn a_head_on_crash_of_both_is_a_draw() {
+        let mut game = drawn_game(&[
+            "A.B.....", "........", "........", "........", "........", "........", "........", "........",
+        ]);
+        // Both ride into (1, 0): nobody is left, the game is drawn (the
+        // rule book), worth an even position, not a loss.
+        game.step(&[lightcycles_core::Action::Move(Dir::E), lightcycles_core::Action::Move(Dir::W)]).unwrap();
+        assert!(game.is_over() && game.alive_mask() == 0);
+        assert_eq!(game_end(&game, 0, 1, 0), 0);
+        assert_eq!(game_end(&game, 1, 1, 0), 0);
+        assert_eq!(game_end(&game, 1, 1, 64), -64, "less the contempt");
     }
 }

@@ -130,7 +130,7 @@ const MAX_MS: u64 = 86_400_000;
 
 /// The weight options of `builtin:search`, their ranges, and where each
 /// goes: what `lightcycles tune` can tune in the built-in bot.
-pub const WEIGHT_OPTIONS: [(&str, i32, i32); 9] = [
+pub const WEIGHT_OPTIONS: [(&str, i32, i32); 10] = [
     ("cell", 0, 10_000),
     ("separated_cell", 0, 10_000),
     ("separated_bonus", 0, 100_000),
@@ -140,6 +140,7 @@ pub const WEIGHT_OPTIONS: [(&str, i32, i32); 9] = [
     ("secure_by", 0, secure::MAX_MARGIN as i32),
     ("front", 0, 1),
     ("ffa_edge", 0, 10_000),
+    ("contempt", 0, 100_000),
 ];
 
 fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
@@ -153,6 +154,7 @@ fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
         "secure_by" => Some(&mut weights.secure_by),
         "front" => Some(&mut weights.front),
         "ffa_edge" => Some(&mut weights.ffa_edge),
+        "contempt" => Some(&mut weights.contempt),
         _ => None,
     }
 }
@@ -235,7 +237,7 @@ impl SearchOptions {
             } else {
                 return Err(format!(
                     "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
-                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1 and ffa_edge=N"
+                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N and contempt=N"
                 ));
             }
         }
@@ -286,6 +288,7 @@ impl fmt::Display for SearchOptions {
             ("secure_by", w.secure_by, d.secure_by),
             ("front", w.front, d.front),
             ("ffa_edge", w.ffa_edge, d.ffa_edge),
+            ("contempt", w.contempt, d.contempt),
         ] {
             if value != default {
                 write!(f, ":{name}={value}")?;
@@ -691,6 +694,9 @@ mod tests {
         assert_eq!(o.weights, Weights { secure: 8, secure_by: 2, ..Weights::DEFAULT });
         assert_eq!(o.to_string(), ":secure=8:secure_by=2");
         assert_eq!(SearchOptions::parse(":secure=0:secure_by=4").unwrap(), SearchOptions::default());
+        let o = SearchOptions::parse(":contempt=64").unwrap();
+        assert_eq!(o.weights, Weights { contempt: 64, ..Weights::DEFAULT });
+        assert_eq!(o.to_string(), ":contempt=64");
         for bad in [
             ":cell=-1",
             ":cell=x",
@@ -699,6 +705,8 @@ mod tests {
             ":bonus=3",
             ":secure_by=17",
             ":secure=-2",
+            ":contempt=-1",
+            ":contempt=100001",
         ] {
             let e = SearchOptions::parse(bad).unwrap_err();
             assert!(e.contains("expected a whole number") || e.contains("unknown option"), "{bad}: {e}");
@@ -732,6 +740,7 @@ mod tests {
             secure_by: w.secure_by,
             front: w.front,
             ffa_edge: 2 * w.ffa_edge,
+            contempt: 2 * w.contempt,
         };
         let mut tuned = Evaluator::with_weights(doubled);
         let (d, t) = (Evaluator::new().duel(&graph, &game, 0, 1), tuned.duel(&graph, &game, 0, 1));
@@ -847,6 +856,26 @@ mod tests {
         let thought = think(&mut bot(3000, 0, 2), &game, 0);
         assert_eq!(thought.mode, Mode::Duel);
         assert_ne!(thought.dir, Dir::E, "{thought:?}");
+    }
+
+    #[test]
+    fn lost_otherwise_it_takes_the_head_on_that_draws() {
+        // Player 1's one free cell is (1, 1), which player 0 can take too:
+        // riding there both crash, a draw. North leads player 0 into a dead
+        // end while player 1 rides on south: a loss, however late.
+        let game = drawn_game(&[
+            ".#######", //
+            "A.B#####", //
+            "#.######", //
+            "########", //
+            "########", //
+            "########", //
+            "########", //
+            "########", //
+        ]);
+        let thought = think(&mut bot(1000, 0, 2), &game, 0);
+        assert_eq!(thought.mode, Mode::Duel);
+        assert_eq!(thought.dir, Dir::E, "{thought:?}");
     }
 
     #[test]

@@ -216,7 +216,7 @@ impl Paranoid {
             child.copy_from(&done[ply]);
             child.step(&actions[..n]).expect("a game in the tree is not over");
             let v = if child.is_over() || !child.is_alive(self.me) {
-                game_end(child, self.me, ply as u32 + 1)
+                game_end(child, self.me, ply as u32 + 1, self.eval.weights().contempt)
             } else if depth <= 1 {
                 self.leaf(graph, ply + 1)
             } else {
