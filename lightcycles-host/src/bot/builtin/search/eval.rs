@@ -100,7 +100,9 @@ pub struct Weights {
     pub ffa_edge: i32,
     /// What a draw costs: a drawn game is worth `-contempt` (0: as an even
     /// position; a bot that expects to win more than it loses from an even
-    /// position plays on rather than take a draw).
+    /// position plays on rather than take a draw). Read by the duel and
+    /// the paranoid search ([`game_end`]); MaxN and MCTS value a draw
+    /// their own way.
     pub contempt: i32,
 }
 
