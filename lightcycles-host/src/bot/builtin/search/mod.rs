@@ -159,6 +159,12 @@ fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
     }
 }
 
+/// The value of the weight option `name` in `weights`.
+fn weight(weights: &Weights, name: &str) -> Option<i32> {
+    let mut copy = *weights;
+    weight_mut(&mut copy, name).map(|v| *v)
+}
+
 impl SearchOptions {
     /// The most milliseconds to think at tick `tick`: `first_ms` on the
     /// game's first (tick 0), `ms` on the others and when `first_ms` is
@@ -226,7 +232,7 @@ impl SearchOptions {
                     None => return Err(format!("ffa={name}: expected paranoid, maxn or mcts")),
                 }
             } else if let Some((name, value)) =
-                option.split_once('=').filter(|(n, _)| weight_mut(&mut options.weights, n).is_some())
+                option.split_once('=').filter(|(n, _)| weight(&options.weights, n).is_some())
             {
                 let &(_, min, max) = WEIGHT_OPTIONS.iter().find(|(n, _, _)| *n == name).expect("a weight option");
                 let slot = weight_mut(&mut options.weights, name).expect("a weight option");
@@ -277,20 +283,9 @@ impl fmt::Display for SearchOptions {
         if self.value != FfaValue::default() {
             write!(f, ":value={}", self.value.name())?;
         }
-        let (w, d) = (self.weights, Weights::DEFAULT);
-        for (name, value, default) in [
-            ("cell", w.cell, d.cell),
-            ("separated_cell", w.separated_cell, d.separated_cell),
-            ("separated_bonus", w.separated_bonus, d.separated_bonus),
-            ("edge", w.edge, d.edge),
-            ("chamber_edge", w.chamber_edge, d.chamber_edge),
-            ("secure", w.secure, d.secure),
-            ("secure_by", w.secure_by, d.secure_by),
-            ("front", w.front, d.front),
-            ("ffa_edge", w.ffa_edge, d.ffa_edge),
-            ("contempt", w.contempt, d.contempt),
-        ] {
-            if value != default {
+        for (name, _, _) in WEIGHT_OPTIONS {
+            let value = weight(&self.weights, name).expect("a weight option");
+            if weight(&Weights::DEFAULT, name) != Some(value) {
                 write!(f, ":{name}={value}")?;
             }
         }
@@ -594,6 +589,8 @@ mod tests {
             ":margin=0:stats",
             ":ms=45:deepen=60",
             ":nodes=50:stats:trace",
+            // Every weight, in the order of `WEIGHT_OPTIONS`.
+            ":cell=20:separated_cell=30:separated_bonus=300:edge=2:chamber_edge=8:secure=4:secure_by=2:front=1:ffa_edge=4:contempt=16",
         ] {
             assert_eq!(SearchOptions::parse(text).unwrap().to_string(), text);
         }
