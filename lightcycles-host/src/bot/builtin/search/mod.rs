@@ -87,6 +87,9 @@ pub struct SearchOptions {
     /// predicted to fit in the time left (0 to 100; 0, the default, thinks
     /// for the whole time).
     pub deepen: u32,
+    /// `extend=N`: how many ticks the duel searches a line past its
+    /// horizon while the heads are close (0 to 8; 2 by default).
+    pub extend: u32,
     /// The weights of the evaluation (`cell=N`, `separated_cell=N`,
     /// `separated_bonus=N`, `edge=N`).
     pub weights: Weights,
@@ -112,6 +115,7 @@ impl SearchOptions {
         first_ms: None,
         margin: None,
         deepen: budget::WORTH_STARTING,
+        extend: alphabeta::EXTEND,
         weights: Weights::DEFAULT,
         ffa: Ffa::Paranoid,
         near: multi::NEAR,
@@ -216,6 +220,11 @@ impl SearchOptions {
                     Ok(p) if p <= 100 => options.deepen = p,
                     _ => return Err(format!("deepen={p}: expected a percentage, 0 to 100")),
                 }
+            } else if let Some(n) = option.strip_prefix("extend=") {
+                match n.parse::<u32>() {
+                    Ok(n) if n <= alphabeta::MAX_EXTEND => options.extend = n,
+                    _ => return Err(format!("extend={n}: expected a number of ticks, 0 to {}", alphabeta::MAX_EXTEND)),
+                }
             } else if let Some(name) = option.strip_prefix("value=") {
                 match FfaValue::from_name(name) {
                     Some(value) => options.value = value,
@@ -242,7 +251,7 @@ impl SearchOptions {
                 }
             } else {
                 return Err(format!(
-                    "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
+                    "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
                      cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N and contempt=N"
                 ));
             }
@@ -267,6 +276,9 @@ impl fmt::Display for SearchOptions {
         }
         if self.deepen != budget::WORTH_STARTING {
             write!(f, ":deepen={}", self.deepen)?;
+        }
+        if self.extend != alphabeta::EXTEND {
+            write!(f, ":extend={}", self.extend)?;
         }
         if self.stats {
             f.write_str(":stats")?;
@@ -410,14 +422,10 @@ impl SearchBot {
             [other] if game.alive_mask().count_ones() == 2 => {
                 let fits = memory.duel.as_ref().is_some_and(|d| d.other() == other);
                 if !fits {
-                    memory.duel = Some(Duel::with_weights(
-                        graph,
-                        game.num_players(),
-                        me,
-                        other,
-                        TABLE_BITS,
-                        self.options.weights,
-                    ));
+                    memory.duel = Some(
+                        Duel::with_weights(graph, game.num_players(), me, other, TABLE_BITS, self.options.weights)
+                            .with_extend(self.options.extend),
+                    );
                 }
                 let duel = memory.duel.as_mut().expect("made above");
                 duel.choose(graph, game, &mut budget).map(|d| Thought {
@@ -588,6 +596,8 @@ mod tests {
             ":ms=45:first_ms=500",
             ":margin=0:stats",
             ":ms=45:deepen=60",
+            ":ms=45:extend=0",
+            ":nodes=500:deepen=60:extend=4",
             ":nodes=50:stats:trace",
             // Every weight, in the order of `WEIGHT_OPTIONS`.
             ":cell=20:separated_cell=30:separated_bonus=300:edge=2:chamber_edge=8:secure=4:secure_by=2:front=1:ffa_edge=4:contempt=16",
@@ -674,6 +684,17 @@ mod tests {
         for bad in [":deepen=101", ":deepen=-1", ":deepen=x", ":deepen="] {
             let e = SearchOptions::parse(bad).unwrap_err();
             assert!(e.contains("expected a percentage, 0 to 100"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn extend_takes_ticks_and_2_is_the_default() {
+        assert_eq!(SearchOptions::parse(":extend=0").unwrap().extend, 0);
+        assert_eq!(SearchOptions::parse(":extend=8").unwrap().extend, 8);
+        assert_eq!(SearchOptions::parse(":extend=2").unwrap(), SearchOptions::default(), "2 is the default");
+        for bad in [":extend=9", ":extend=-1", ":extend=x", ":extend="] {
+            let e = SearchOptions::parse(bad).unwrap_err();
+            assert!(e.starts_with(&bad[1..]) && e.contains("expected a number of ticks, 0 to 8"), "{bad}: {e}");
         }
     }
 
