@@ -372,7 +372,7 @@ fn index(moves: &[Dir], d: Dir) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::drawn_game;
+    use super::super::testing::{drawn_game, OPEN_CORNERS};
     use super::*;
 
     /// Our root move `mine` searched `depth` ticks deep with a full window,
@@ -412,21 +412,11 @@ mod tests {
 
     #[test]
     fn heads_apart_are_not_searched_further() {
-        let rows = [
-            "A.......", //
-            "........", //
-            "........", //
-            "........", //
-            "........", //
-            "........", //
-            "........", //
-            ".......B", //
-        ];
         for depth in 1..=3 {
             for mine in [Dir::E, Dir::S] {
                 assert_eq!(
-                    searched(&rows, mine, depth, 0),
-                    searched(&rows, mine, depth, MAX_EXTEND),
+                    searched(&OPEN_CORNERS, mine, depth, 0),
+                    searched(&OPEN_CORNERS, mine, depth, MAX_EXTEND),
                     "{mine} at depth {depth}"
                 );
             }
@@ -435,9 +425,7 @@ mod tests {
 
     #[test]
     fn extend_is_capped() {
-        let game = drawn_game(&[
-            "A.......", "........", "........", "........", "........", "........", "........", ".......B",
-        ]);
+        let game = drawn_game(&OPEN_CORNERS);
         let graph = CellGraph::new(game.layout());
         assert_eq!(Duel::new(&graph, 2, 0, 1, 4).with_extend(100).extend, MAX_EXTEND);
         assert_eq!(Duel::new(&graph, 2, 0, 1, 4).extend, EXTEND, "the default");

@@ -556,7 +556,7 @@ impl Drop for SearchBot {
 
 #[cfg(test)]
 mod tests {
-    use super::testing::{self, drawn_game};
+    use super::testing::{self, drawn_game, OPEN_CORNERS};
     use super::*;
     use crate::bot::builtin::Builtin;
     use crate::game::match_loop::{play, unwatched, GameSetup, Limits};
@@ -658,16 +658,7 @@ mod tests {
         assert!(line.ends_with(&tail), "{line}");
         assert!(spaces[0] > spaces[1] && spaces[1] > 0, "{spaces:?}");
         // Able to meet: the duel search and its value.
-        let (line, thought, spaces) = trace_of(&[
-            "A.......", //
-            "........", //
-            "........", //
-            "........", //
-            "........", //
-            "........", //
-            "........", //
-            ".......B", //
-        ]);
+        let (line, thought, spaces) = trace_of(&OPEN_CORNERS);
         assert_eq!(thought.mode, Mode::Duel);
         assert!(
             line.contains(&format!("tick 11 duel {}, depth {}, value {}, ", thought.dir, thought.depth, thought.value)),

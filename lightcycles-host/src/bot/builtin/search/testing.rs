@@ -5,6 +5,19 @@ use lightcycles_core::{CellValue, Dir, Engine, FastGame, Position, EMPTY};
 
 pub use lightcycles_core::testing::drawn_position;
 
+/// An open 8 × 8 board, player 0 in the top left corner and player 1 in
+/// the bottom right: two riders who can meet, far apart.
+pub const OPEN_CORNERS: [&str; 8] = [
+    "A.......", //
+    "........", //
+    "........", //
+    "........", //
+    "........", //
+    "........", //
+    "........", //
+    ".......B", //
+];
+
 /// A game drawn as text: `.` empty, `#` rock, `a`…`h` a trail cell of
 /// player 0…7, `A`…`H` its head. Every player rides and has as many trail
 /// cells as the drawing shows; it faces away from a trail cell next to its
