@@ -59,13 +59,26 @@ pub const FFA_EDGE: i32 = 8;
 /// tick, or the tick cap) is worth minus this, where an even position is
 /// worth 0. 0 values a draw as the rule book scores it, half a point.
 pub const CONTEMPT: i32 = 0;
+/// What each wall beside the chambers a player's walk takes costs in the
+/// opening ([`OPENING`]): a cell of those chambers next to a wall, a
+/// rock, a trail or the board's edge, counted once for each such side
+/// (four sides a cell, less its [chamber edges](CHAMBER_EDGE)). 0, off: a
+/// fit of the terms to the results of played games valued these walls at
+/// 1.5 to 2.7 cells in the opening, and at 24 the bot beat the default in
+/// self-play by an SPRT, but against a1k0n it has not yet been measured
+/// beyond the noise (docs/search-bot.md).
+pub const WALL: i32 = 0;
+/// How long the opening lasts for [`WALL`]: while at least this
+/// percentage of the board's cells is free.
+pub const OPENING: i32 = 75;
 
 /// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`],
 /// [`SEPARATED_BONUS`], [`EDGE`], [`CHAMBER_EDGE`], [`SECURE`],
-/// [`SECURE_BY`], [`FRONT`], [`FFA_EDGE`] and [`CONTEMPT`] by default;
-/// `builtin:search:cell=N`, `separated_cell=N`, `separated_bonus=N`,
-/// `edge=N`, `chamber_edge=N`, `secure=N`, `secure_by=K`, `front=0|1`,
-/// `ffa_edge=N` and `contempt=N` change them (for tuning:
+/// [`SECURE_BY`], [`FRONT`], [`FFA_EDGE`], [`CONTEMPT`], [`WALL`] and
+/// [`OPENING`] by default; `builtin:search:cell=N`, `separated_cell=N`,
+/// `separated_bonus=N`, `edge=N`, `chamber_edge=N`, `secure=N`,
+/// `secure_by=K`, `front=0|1`, `ffa_edge=N`, `contempt=N`, `wall=N` and
+/// `opening=PCT` change them (for tuning:
 /// `lightcycles tune`, docs/tuning.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Weights {
@@ -104,6 +117,12 @@ pub struct Weights {
     /// the paranoid search ([`game_end`]); MaxN and MCTS value a draw
     /// their own way.
     pub contempt: i32,
+    /// What each wall beside a player's walked chambers costs in the
+    /// opening, while the players can still meet ([`WALL`]).
+    pub wall: i32,
+    /// The opening, for `wall`: while at least this percentage of the
+    /// board's cells is free.
+    pub opening: i32,
 }
 
 impl Weights {
@@ -119,7 +138,31 @@ impl Weights {
         front: FRONT,
         ffa_edge: FFA_EDGE,
         contempt: CONTEMPT,
+        wall: WALL,
+        opening: OPENING,
     };
+}
+
+impl Weights {
+    /// Whether the chamber walks count their edges: for `chamber_edge`,
+    /// and for `wall`, which counts the sides that are not edges.
+    fn counts_edges(&self) -> bool {
+        self.chamber_edge != 0 || self.wall != 0
+    }
+
+    /// Whether `wall` counts in a position of `game` with `open` free
+    /// cells: it is on, and the opening lasts.
+    fn in_opening(&self, open: u32, game: &FastGame) -> bool {
+        let cells = game.layout().width() as u64 * game.layout().height() as u64;
+        self.wall != 0 && open as u64 * 100 >= cells * self.opening.max(0) as u64
+    }
+}
+
+/// The walls beside the chambers two walks take, the first's less the
+/// second's: four sides for each move of the bound, less the chambers'
+/// edges (`edges`, the first's less the second's).
+fn walls_beside(mine: u32, theirs: u32, edges: i32) -> i32 {
+    (mine as i32 - theirs as i32).saturating_mul(4).saturating_sub(edges)
 }
 
 impl Default for Weights {
@@ -254,7 +297,8 @@ impl Evaluator {
         let (_, separated) = lean::duel_cells(state, me, other, mine_plane, theirs_plane);
         let w = self.weights;
         // The free rows, once, for whichever of the terms is on.
-        let wants_free = !separated && (w.edge != 0 || w.chamber_edge != 0 || w.secure != 0 || w.front != 0);
+        let wants_free =
+            !separated && (w.edge != 0 || w.chamber_edge != 0 || w.secure != 0 || w.front != 0 || w.wall != 0);
         let free = if wants_free { Some(lean::free_cells(state)) } else { None };
         let (mine, theirs) = match &free {
             Some(free) if w.front != 0 => (
@@ -262,7 +306,7 @@ impl Evaluator {
                 self.chambers.walk_front(graph, &theirs_plane[..h], graph.cell(their_head), &free[..h]),
             ),
             _ => {
-                let walk_free = free.as_ref().filter(|_| w.chamber_edge != 0).map(|f| &f[..h]);
+                let walk_free = free.as_ref().filter(|_| w.counts_edges()).map(|f| &f[..h]);
                 (
                     self.chambers.walk(graph, &mine_plane[..h], graph.cell(my_head), walk_free),
                     self.chambers.walk(graph, &theirs_plane[..h], graph.cell(their_head), walk_free),
@@ -271,8 +315,12 @@ impl Evaluator {
         };
         let chamber_edges = mine.edges as i32 - theirs.edges as i32;
         let (mine, theirs) = (mine.bound, theirs.bound);
-        let (mut edges, mut secure) = (0, 0);
+        let (mut edges, mut secure, mut walls) = (0, 0, 0);
         if let Some(free) = &free {
+            let open: u32 = free[..h].iter().map(|row| row.count_ones()).sum();
+            if w.in_opening(open, game) {
+                walls = walls_beside(mine, theirs, chamber_edges);
+            }
             if self.weights.edge != 0 {
                 edges =
                     lean_edges(&mine_plane[..h], &free[..h]) as i32 - lean_edges(&theirs_plane[..h], &free[..h]) as i32;
@@ -287,7 +335,8 @@ impl Evaluator {
             .value(separated, mine, theirs)
             .saturating_add(edges.saturating_mul(self.weights.edge))
             .saturating_add(chamber_edges.saturating_mul(self.weights.chamber_edge))
-            .saturating_add(secure.saturating_mul(self.weights.secure));
+            .saturating_add(secure.saturating_mul(self.weights.secure))
+            .saturating_sub(walls.saturating_mul(self.weights.wall));
         DuelView { separated, space: [mine, theirs], value }
     }
 
@@ -304,7 +353,7 @@ impl Evaluator {
         }
         space::voronoi_with(game, &mut self.scratch);
         let w = self.weights;
-        if w.edge != 0 || w.chamber_edge != 0 || w.front != 0 {
+        if w.edge != 0 || w.chamber_edge != 0 || w.front != 0 || w.wall != 0 {
             self.fill_free(game);
         }
         let (mine, theirs) = if w.front != 0 {
@@ -313,7 +362,7 @@ impl Evaluator {
                 self.chambers.walk_front(graph, self.scratch.owned(other), graph.cell(their_head), &self.free),
             )
         } else {
-            let walk_free = Some(&self.free[..]).filter(|_| w.chamber_edge != 0);
+            let walk_free = Some(&self.free[..]).filter(|_| w.counts_edges());
             (
                 self.chambers.walk(graph, self.scratch.owned(me), graph.cell(my_head), walk_free),
                 self.chambers.walk(graph, self.scratch.owned(other), graph.cell(their_head), walk_free),
@@ -323,6 +372,10 @@ impl Evaluator {
         let (mine, theirs) = (mine.bound, theirs.bound);
         let mut value = self.value(false, mine, theirs);
         value = value.saturating_add(chamber_edges.saturating_mul(w.chamber_edge));
+        let open: u32 = self.free.iter().map(|word| word.count_ones()).sum();
+        if w.in_opening(open, game) {
+            value = value.saturating_sub(walls_beside(mine, theirs, chamber_edges).saturating_mul(w.wall));
+        }
         if w.edge != 0 {
             let edges = edges(graph, &self.free, self.scratch.owned(me)) as i32
                 - edges(graph, &self.free, self.scratch.owned(other)) as i32;
@@ -508,6 +561,8 @@ mod tests {
                 Evaluator::with_weights(Weights { edge: 56, ..Weights::DEFAULT }),
                 Evaluator::with_weights(Weights { chamber_edge: 9, ..Weights::DEFAULT }),
                 Evaluator::with_weights(Weights { front: 1, ..Weights::DEFAULT }),
+                Evaluator::with_weights(Weights { wall: 24, ..Weights::DEFAULT }),
+                Evaluator::with_weights(Weights { wall: 5, chamber_edge: 0, opening: 50, ..Weights::DEFAULT }),
             ];
             let mut t = 0;
             while !game.is_over() {
@@ -692,6 +747,40 @@ mod tests {
                     Evaluator::with_weights(Weights { chamber_edge: k, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
                 assert_eq!(v.space, plain.space);
                 assert_eq!(v.value - plain.value, k * (a.edges as i32 - b.edges as i32), "width {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_wall_weight_takes_its_value_for_each_wall_beside_the_walked_chambers_in_the_opening() {
+        use lightcycles_core::space;
+        for (width, game) in uneven_duels() {
+            let graph = CellGraph::new(game.layout());
+            let plain = Evaluator::new().duel(&graph, &game, 0, 1);
+            // The walks, by the reference cell search on the Voronoi split.
+            let mut split = space::Scratch::for_game(&game);
+            space::voronoi_with(&game, &mut split);
+            let layout = game.layout();
+            let mut free = vec![0; layout.words()];
+            bitboard::complement(layout, game.solid(), &mut free);
+            let mut chambers = Chambers::new();
+            let mut walk =
+                |id: usize| chambers.walk_by_cells(&graph, split.owned(id), graph.cell(game.head(id)), Some(&free));
+            let (a, b) = (walk(0), walk(1));
+            let walls = 4 * (a.bound as i32 - b.bound as i32) - (a.edges as i32 - b.edges as i32);
+            assert_ne!(walls, 0, "width {width}: an uneven position");
+            let open = free.iter().map(|w| w.count_ones()).sum::<u32>() * 100 / (layout.width() * layout.height());
+            for k in [1, 7] {
+                let with = |opening: u32| {
+                    let weights = Weights { wall: k, opening: opening as i32, ..Weights::DEFAULT };
+                    Evaluator::with_weights(weights).duel(&graph, &game, 0, 1)
+                };
+                // In the opening (as much of the board free as it asks or
+                // more), the walls count; past it, not at all.
+                let (opening, past) = (with(open), with(open + 1));
+                assert_eq!(opening.space, plain.space);
+                assert_eq!(opening.value - plain.value, -k * walls, "width {width}");
+                assert_eq!(past, plain, "width {width}");
             }
         }
     }

@@ -134,7 +134,7 @@ const MAX_MS: u64 = 86_400_000;
 
 /// The weight options of `builtin:search`, their ranges, and where each
 /// goes: what `lightcycles tune` can tune in the built-in bot.
-pub const WEIGHT_OPTIONS: [(&str, i32, i32); 10] = [
+pub const WEIGHT_OPTIONS: [(&str, i32, i32); 12] = [
     ("cell", 0, 10_000),
     ("separated_cell", 0, 10_000),
     ("separated_bonus", 0, 100_000),
@@ -145,6 +145,8 @@ pub const WEIGHT_OPTIONS: [(&str, i32, i32); 10] = [
     ("front", 0, 1),
     ("ffa_edge", 0, 10_000),
     ("contempt", 0, 100_000),
+    ("wall", 0, 10_000),
+    ("opening", 0, 100),
 ];
 
 fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
@@ -159,6 +161,8 @@ fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
         "front" => Some(&mut weights.front),
         "ffa_edge" => Some(&mut weights.ffa_edge),
         "contempt" => Some(&mut weights.contempt),
+        "wall" => Some(&mut weights.wall),
+        "opening" => Some(&mut weights.opening),
         _ => None,
     }
 }
@@ -252,7 +256,7 @@ impl SearchOptions {
             } else {
                 return Err(format!(
                     "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
-                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N and contempt=N"
+                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N, contempt=N, wall=N and opening=PCT"
                 ));
             }
         }
@@ -750,6 +754,8 @@ mod tests {
             front: w.front,
             ffa_edge: 2 * w.ffa_edge,
             contempt: 2 * w.contempt,
+            wall: 2 * w.wall,
+            opening: w.opening,
         };
         let mut tuned = Evaluator::with_weights(doubled);
         let (d, t) = (Evaluator::new().duel(&graph, &game, 0, 1), tuned.duel(&graph, &game, 0, 1));
