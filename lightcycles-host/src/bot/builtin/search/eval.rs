@@ -64,9 +64,9 @@ pub const CONTEMPT: i32 = 0;
 /// rock, a trail or the board's edge, counted once for each such side
 /// (four sides a cell, less its [chamber edges](CHAMBER_EDGE)). 0, off: a
 /// fit of the terms to the results of played games valued these walls at
-/// 1.5 to 2.7 cells in the opening, and at 24 the bot beat the default in
-/// self-play by an SPRT, but against a1k0n it has not yet been measured
-/// beyond the noise (docs/search-bot.md).
+/// 1.5 to 2.7 cells in the opening, but as measured so far (an SPRT in
+/// self-play at 24, undecided after 811 games; 50 games against a1k0n at
+/// 40) the bot wins no more with them (docs/search-bot.md).
 pub const WALL: i32 = 0;
 /// How long the opening lasts for [`WALL`]: while at least this
 /// percentage of the board's cells is free.
@@ -150,11 +150,16 @@ impl Weights {
         self.chamber_edge != 0 || self.wall != 0
     }
 
-    /// Whether `wall` counts in a position of `game` with `open` free
-    /// cells: it is on, and the opening lasts.
-    fn in_opening(&self, open: u32, game: &FastGame) -> bool {
+    /// Whether `wall` counts in a position of `game` whose free cells
+    /// are the words `free`: it is on, and the opening lasts (the cells
+    /// are counted only then).
+    fn in_opening(&self, free: &[u64], game: &FastGame) -> bool {
+        if self.wall == 0 {
+            return false;
+        }
+        let open: u64 = free.iter().map(|word| word.count_ones() as u64).sum();
         let cells = game.layout().width() as u64 * game.layout().height() as u64;
-        self.wall != 0 && open as u64 * 100 >= cells * self.opening.max(0) as u64
+        open * 100 >= cells * self.opening.max(0) as u64
     }
 }
 
@@ -317,8 +322,7 @@ impl Evaluator {
         let (mine, theirs) = (mine.bound, theirs.bound);
         let (mut edges, mut secure, mut walls) = (0, 0, 0);
         if let Some(free) = &free {
-            let open: u32 = free[..h].iter().map(|row| row.count_ones()).sum();
-            if w.in_opening(open, game) {
+            if w.in_opening(&free[..h], game) {
                 walls = walls_beside(mine, theirs, chamber_edges);
             }
             if self.weights.edge != 0 {
@@ -372,8 +376,7 @@ impl Evaluator {
         let (mine, theirs) = (mine.bound, theirs.bound);
         let mut value = self.value(false, mine, theirs);
         value = value.saturating_add(chamber_edges.saturating_mul(w.chamber_edge));
-        let open: u32 = self.free.iter().map(|word| word.count_ones()).sum();
-        if w.in_opening(open, game) {
+        if w.in_opening(&self.free, game) {
             value = value.saturating_sub(walls_beside(mine, theirs, chamber_edges).saturating_mul(w.wall));
         }
         if w.edge != 0 {
