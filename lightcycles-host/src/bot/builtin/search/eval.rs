@@ -723,9 +723,22 @@ mod tests {
         }
     }
 
+    /// Both riders' walks of `game` by the reference cell search on the
+    /// Voronoi split, counting edges, and the free cells they were counted on.
+    fn reference_walks(graph: &CellGraph, game: &FastGame) -> ([Walk; 2], Vec<u64>) {
+        let mut split = lightcycles_core::space::Scratch::for_game(game);
+        lightcycles_core::space::voronoi_with(game, &mut split);
+        let layout = game.layout();
+        let mut free = vec![0; layout.words()];
+        bitboard::complement(layout, game.solid(), &mut free);
+        let mut chambers = Chambers::new();
+        let walks =
+            [0, 1].map(|id| chambers.walk_by_cells(graph, split.owned(id), graph.cell(game.head(id)), Some(&free)));
+        (walks, free)
+    }
+
     #[test]
     fn the_chamber_edge_weight_adds_its_value_for_each_edge_of_the_walked_chambers() {
-        use lightcycles_core::space;
         // The lean rows take the contracted walk; past 64 columns, the cell
         // walk.
         for (width, game) in uneven_duels() {
@@ -733,16 +746,7 @@ mod tests {
             let plain =
                 Evaluator::with_weights(Weights { chamber_edge: 0, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
             assert!(!plain.separated);
-            // The walks, by the reference cell search on the Voronoi split.
-            let mut split = space::Scratch::for_game(&game);
-            space::voronoi_with(&game, &mut split);
-            let layout = game.layout();
-            let mut free = vec![0; layout.words()];
-            bitboard::complement(layout, game.solid(), &mut free);
-            let mut chambers = Chambers::new();
-            let mut walk =
-                |id: usize| chambers.walk_by_cells(&graph, split.owned(id), graph.cell(game.head(id)), Some(&free));
-            let (a, b) = (walk(0), walk(1));
+            let ([a, b], _) = reference_walks(&graph, &game);
             assert_eq!(plain.space, [a.bound, b.bound], "width {width}");
             assert_ne!(a.edges, b.edges, "width {width}: an uneven position");
             for k in [1, 7] {
@@ -756,22 +760,13 @@ mod tests {
 
     #[test]
     fn the_wall_weight_takes_its_value_for_each_wall_beside_the_walked_chambers_in_the_opening() {
-        use lightcycles_core::space;
         for (width, game) in uneven_duels() {
             let graph = CellGraph::new(game.layout());
             let plain = Evaluator::new().duel(&graph, &game, 0, 1);
-            // The walks, by the reference cell search on the Voronoi split.
-            let mut split = space::Scratch::for_game(&game);
-            space::voronoi_with(&game, &mut split);
-            let layout = game.layout();
-            let mut free = vec![0; layout.words()];
-            bitboard::complement(layout, game.solid(), &mut free);
-            let mut chambers = Chambers::new();
-            let mut walk =
-                |id: usize| chambers.walk_by_cells(&graph, split.owned(id), graph.cell(game.head(id)), Some(&free));
-            let (a, b) = (walk(0), walk(1));
+            let ([a, b], free) = reference_walks(&graph, &game);
             let walls = 4 * (a.bound as i32 - b.bound as i32) - (a.edges as i32 - b.edges as i32);
             assert_ne!(walls, 0, "width {width}: an uneven position");
+            let layout = game.layout();
             let open = free.iter().map(|w| w.count_ones()).sum::<u32>() * 100 / (layout.width() * layout.height());
             for k in [1, 7] {
                 let with = |opening: u32| {
