@@ -47,6 +47,13 @@
 //! The test stops with H1 when `LLR ≥ ln((1-β)/α)` and with H0 when
 //! `LLR ≤ ln(β/(1-α))`.
 //!
+//! **A free-for-all against the field** ([`FieldSets`]): with `N` seats
+//! the sample is a game set, a seed in every rotation of the seats, scored
+//! `x = k / (2·N·(N-1))` from the `k` half points the first bot took (2 for
+//! each rider it placed ahead of, 1 for each tie); the SPRT's LLR is the
+//! same approximation over the sets' scores, with the same prior (half a
+//! set at each of 0, ¼, ½, ¾ and 1).
+//!
 //! **Normalized Elo** (`model=normalized`, as fastchess defines it): the
 //! bounds are in normalized Elo, `nelo = (μ - ½) / √(2σ²) · 800/ln 10` for
 //! the pair scores above (σ² their variance), so that a bound is a number of
@@ -291,10 +298,7 @@ impl Pentanomial {
     }
 
     fn mean_and_variance(counts: &[f64; 5]) -> (f64, f64) {
-        let total: f64 = counts.iter().sum();
-        let mean = counts.iter().zip(PAIR_SCORES).map(|(n, x)| n * x).sum::<f64>() / total;
-        let variance = counts.iter().zip(PAIR_SCORES).map(|(n, x)| n * (x - mean).powi(2)).sum::<f64>() / total;
-        (mean, variance)
+        mean_and_variance(counts.iter().copied().zip(PAIR_SCORES))
     }
 
     fn as_f64(&self) -> [f64; 5] {
@@ -314,6 +318,78 @@ impl Pentanomial {
             EloEstimate::from_mean(mean, (variance / pairs as f64).sqrt())
         })
     }
+}
+
+/// The most half points one game set of a free-for-all holds: 8 games
+/// (8 seats), 7 rivals in each, 2 half points against each.
+pub const MAX_SET_POINTS: usize = 2 * 8 * 7;
+
+/// Game sets of a free-for-all from one bot's side, for an SPRT of that bot
+/// against the field: a set is one seed played once in every rotation of
+/// the `N` seats, and in each of its games the bot takes 2 half points from
+/// each other rider it places ahead of and 1 from each it ties with, of
+/// `2·N·(N-1)` in all. Its score `x`, the share of those points, is the
+/// bot's score against one rival by who places ahead: ½ for a copy of the
+/// field, whose Elo against the field is 0. The SPRT treats the sets as it
+/// treats game pairs (the games of a set share a seed and a map, so the set
+/// is the sample).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldSets {
+    /// Seats in a game, `N` (0 before any set).
+    pub seats: usize,
+    /// `counts[k]`: sets in which the bot took `k` half points.
+    pub counts: [u64; MAX_SET_POINTS + 1],
+}
+
+impl Default for FieldSets {
+    fn default() -> FieldSets {
+        FieldSets { seats: 0, counts: [0; MAX_SET_POINTS + 1] }
+    }
+}
+
+impl FieldSets {
+    /// Counts one set of games of `seats` seats (3 to 8) in which the bot
+    /// took `half_points` (more than `2·seats·(seats-1)`, from a results
+    /// file that says so, counts as all of them).
+    pub fn add(&mut self, seats: usize, half_points: usize) {
+        debug_assert!((3..=8).contains(&seats), "{seats} seats");
+        debug_assert!(self.seats == 0 || self.seats == seats, "one number of seats");
+        self.seats = seats;
+        self.counts[half_points.min(2 * seats * seats.saturating_sub(1)).min(MAX_SET_POINTS)] += 1;
+    }
+
+    /// The number of sets.
+    pub fn sets(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Each score that occurred with the number of sets that scored it.
+    fn samples(&self) -> impl Iterator<Item = (f64, f64)> + Clone + '_ {
+        let most = (2 * self.seats * self.seats.saturating_sub(1)).max(1) as f64;
+        self.counts.iter().enumerate().filter(|(_, n)| **n > 0).map(move |(k, n)| (*n as f64, k as f64 / most))
+    }
+
+    /// The mean score per set, `μ`.
+    pub fn score(&self) -> Option<f64> {
+        (self.sets() > 0).then(|| mean_and_variance(self.samples()).0)
+    }
+
+    /// The Elo difference against the field and its 95 % interval, from the sets.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        let sets = self.sets();
+        (sets > 0).then(|| {
+            let (mean, variance) = mean_and_variance(self.samples());
+            EloEstimate::from_mean(mean, (variance / sets as f64).sqrt())
+        })
+    }
+}
+
+/// The mean and variance of weighted samples `(weight, x)`.
+fn mean_and_variance(samples: impl Iterator<Item = (f64, f64)> + Clone) -> (f64, f64) {
+    let total: f64 = samples.clone().map(|(n, _)| n).sum();
+    let mean = samples.clone().map(|(n, x)| n * x).sum::<f64>() / total;
+    let variance = samples.map(|(n, x)| n * (x - mean).powi(2)).sum::<f64>() / total;
+    (mean, variance)
 }
 
 /// What an SPRT concluded.
@@ -435,19 +511,38 @@ impl Sprt {
         self.llr_of_counts(pairs.counts.map(|n| n as f64 + PRIOR_PAIRS))
     }
 
+    /// The log-likelihood ratio of H1 against H0 given the game sets of a
+    /// free-for-all so far, from the bot's side against the field (0
+    /// before any set). The same prior as for pairs: half a set at each of
+    /// the scores 0, ¼, ½, ¾ and 1.
+    pub fn llr_of_sets(&self, sets: &FieldSets) -> f64 {
+        if sets.sets() == 0 {
+            return 0.0;
+        }
+        let prior = PAIR_SCORES.iter().map(|x| (PRIOR_PAIRS, *x));
+        self.llr_of_samples(sets.samples().chain(prior))
+    }
+
     /// The LLR of (prior-added) pair counts: the scores of H0 and H1 on the
     /// model's scale, then the GSPRT approximation.
     fn llr_of_counts(&self, counts: [f64; 5]) -> f64 {
-        let total: f64 = counts.iter().sum();
+        self.llr_of_samples(counts.into_iter().zip(PAIR_SCORES))
+    }
+
+    /// The GSPRT approximation over weighted samples `(weight, x)` of the
+    /// score per game: `(n/2) · ln(Σ w·(x - s0)² / Σ w·(x - s1)²)`, with
+    /// `s0` and `s1` the scores of H0 and H1 on the model's scale.
+    fn llr_of_samples(&self, samples: impl Iterator<Item = (f64, f64)> + Clone) -> f64 {
+        let total: f64 = samples.clone().map(|(n, _)| n).sum();
         let (s0, s1) = match self.model {
             SprtModel::Logistic => (score_of_elo(self.elo0), score_of_elo(self.elo1)),
             SprtModel::Normalized => {
-                let (_, variance) = Pentanomial::mean_and_variance(&counts);
+                let (_, variance) = mean_and_variance(samples.clone());
                 let per_nelo = (2.0 * variance).sqrt() / NELO_SCALE;
                 (0.5 + self.elo0 * per_nelo, 0.5 + self.elo1 * per_nelo)
             }
         };
-        let spread = |s: f64| counts.iter().zip(PAIR_SCORES).map(|(n, x)| n / total * (x - s).powi(2)).sum::<f64>();
+        let spread = |s: f64| samples.clone().map(|(n, x)| n / total * (x - s).powi(2)).sum::<f64>();
         total / 2.0 * (spread(s0) / spread(s1)).ln()
     }
 
@@ -456,6 +551,14 @@ impl Sprt {
         match self.model {
             SprtModel::Logistic => "pentanomial, logistic Elo, GSPRT approximation",
             SprtModel::Normalized => "pentanomial, normalized Elo, GSPRT approximation",
+        }
+    }
+
+    /// `model` for an SPRT of a free-for-all's game sets against the field.
+    pub fn field_model_text(&self) -> &'static str {
+        match self.model {
+            SprtModel::Logistic => "game sets against the field, logistic Elo, GSPRT approximation",
+            SprtModel::Normalized => "game sets against the field, normalized Elo, GSPRT approximation",
         }
     }
 
@@ -603,6 +706,45 @@ mod tests {
         close(wide.llr(&even), 0.0);
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
         assert_eq!(sprt.verdict(-3.0), Some(Hypothesis::H0));
+    }
+
+    #[test]
+    fn field_sets_score_elo_and_llr() {
+        // Four seats: 24 half points a set. By hand (Python, the formulas
+        // above): 3 sets at 24, 4 at 18, 5 at 12 and 2 at 6 have
+        // μ = 0.6428571428571429 and σ² = 0.059948979591836746.
+        let mut sets = FieldSets::default();
+        assert_eq!((sets.sets(), sets.score(), sets.elo()), (0, None, None));
+        for (points, n) in [(24, 3), (18, 4), (12, 5), (6, 2)] {
+            for _ in 0..n {
+                sets.add(4, points);
+            }
+        }
+        assert_eq!((sets.seats, sets.sets()), (4, 14));
+        close(sets.score().unwrap(), 0.6428571428571429);
+        let elo = sets.elo().unwrap();
+        close(elo.elo, 102.1090020413225);
+        close(elo.lower, 10.149357488871583);
+        close(elo.upper, 210.99810904920102);
+        let sprt: Sprt = "0,20,0.05,0.1".parse().unwrap();
+        close(sprt.llr_of_sets(&sets), 0.6032664637028216);
+        // Ten times the sets.
+        let mut more = FieldSets { seats: 4, ..FieldSets::default() };
+        for (k, n) in sets.counts.iter().enumerate() {
+            more.counts[k] = 10 * n;
+        }
+        close(sprt.llr_of_sets(&more), 6.66282974301339);
+        assert_eq!(sprt.verdict(sprt.llr_of_sets(&more)), Some(Hypothesis::H1));
+        // Eight seats, ten sets scoring exactly even (56 of 112), and none.
+        let mut even = FieldSets::default();
+        (0..10).for_each(|_| even.add(8, 56));
+        close(sprt.llr_of_sets(&even), -0.20330591969410058);
+        assert_eq!(sprt.llr_of_sets(&FieldSets::default()), 0.0);
+        // A set is the pentanomial's pair when it holds two games of two
+        // riders: the same prior, the same approximation.
+        let p = Pentanomial { counts: [3, 7, 40, 30, 20] };
+        let as_samples = p.counts.map(|n| n as f64 + PRIOR_PAIRS).into_iter().zip(PAIR_SCORES);
+        close(sprt.llr(&p), sprt.llr_of_samples(as_samples));
     }
 
     #[test]

@@ -147,6 +147,27 @@ fn two_seats_with_an_sprt_and_replays_beside_the_page() {
 }
 
 #[test]
+fn a_free_for_all_with_an_sprt_shows_the_first_bot_against_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let (results, report) = (path(dir.path(), "f.jsonl"), path(dir.path(), "f.json"));
+    let sprt = "0,20,0.05,0.1";
+    let mut args = vec!["tournament", "builtin:floodfill", "builtin:random", "random2=builtin:random", "--ffa", "3"];
+    args.extend(["-g", "30", "-j", "2", "--results", &results, "--report", &report, "--sprt", sprt]);
+    args.extend(BOARD);
+    ok(&args);
+    let page_path = path(dir.path(), "f.html");
+    ok(&["tournament", "report", &results, "-o", &page_path, "--sprt", sprt]);
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    let report = json(&report);
+    check_page(&page, &report);
+    let field = &report["sprt"]["field"];
+    assert_eq!((field["bot"].as_str(), field["sets"].as_u64()), (Some("floodfill"), Some(10)), "{report}");
+    assert!(page.contains("<p id=\"field\">floodfill against the field: 10 game sets of 3, score "), "{page}");
+    assert!(page.contains("LLR after each of the game sets of 3"), "the LLR is drawn by sets");
+    assert!(page.contains(&format!("<span id=\"llr\">{:.2}</span>", report["sprt"]["llr"].as_f64().unwrap())));
+}
+
+#[test]
 fn gauntlet_free_for_all_and_league_pages_hold_their_reports() {
     let dir = tempfile::tempdir().unwrap();
     let bots = ["builtin:floodfill", "builtin:random", "builtin:straight"];

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-use lightcycles_host::stats::{Pentanomial, Sprt};
+use lightcycles_host::stats::{FieldSets, Pentanomial, Sprt};
 use serde_json::Value;
 
 fn lightcycles() -> Command {
@@ -124,6 +124,54 @@ fn sprt_between_floodfill_and_random_stops_early_in_favour_of_floodfill() {
     assert!(decision["llr"].as_f64().unwrap() >= r["sprt"]["upper_bound"].as_f64().unwrap());
     assert!(text(&out.stdout).contains(&format!("H1 accepted after {pairs} game pairs")), "{}", text(&out.stdout));
     assert!(r["pairings"][0]["score"].as_f64().unwrap() > 0.9);
+}
+
+#[test]
+fn a_free_for_all_sprt_tests_the_first_bot_against_the_field_at_any_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let go = |jobs: &str| {
+        let file = path(dir.path(), &format!("j{jobs}.jsonl"));
+        let report = path(dir.path(), &format!("j{jobs}.json"));
+        let mut args = vec!["tournament", "builtin:floodfill", "builtin:random", "random2=builtin:random"];
+        args.extend(["--ffa", "3", "--sprt", "0,20,0.05,0.1", "-j", jobs, "--results", &file, "--report", &report]);
+        args.extend(BOARD);
+        let out = ok(&args);
+        (results(&file).1, read_json(&report), text(&out.stdout))
+    };
+    let (games, r, stdout) = go("1");
+    let sprt = &r["sprt"];
+    assert_eq!(sprt["decision"]["accepted"], "h1", "{r}");
+    assert_eq!(sprt["model"], "game sets against the field, logistic Elo, GSPRT approximation");
+    let sets = sprt["decision"]["pairs"].as_u64().unwrap();
+    assert!(sets < 200, "stopped early: {sets} sets");
+    assert_eq!(r["games_played"], 3 * sets, "one job stops on the last game of the deciding set");
+    assert!(stdout.contains(&format!("H1 accepted after {sets} game sets of 3")), "{stdout}");
+    assert!(stdout.contains(&format!("floodfill against the field: {sets} game sets of 3")), "{stdout}");
+    assert!(sprt["field"]["score"].as_f64().unwrap() > 0.75, "{r}");
+    // The LLR again from the results file: the first bot's half points
+    // against each other rider (2 ahead, 1 tied), summed over each set.
+    let test: Sprt = "0,20,0.05,0.1".parse().unwrap();
+    let mut field = FieldSets::default();
+    for set in games.chunks(3) {
+        let points: usize = set
+            .iter()
+            .map(|line| {
+                let g: Value = serde_json::from_str(line).unwrap();
+                let seats: Vec<u64> = g["seats"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap()).collect();
+                let places: Vec<u64> =
+                    g["placements"].as_array().unwrap().iter().map(|p| p.as_u64().unwrap()).collect();
+                let me = seats.iter().position(|&b| b == 0).unwrap();
+                (0..3).filter(|&s| s != me).map(|s| (1 + places[s].cmp(&places[me]) as i64) as usize).sum::<usize>()
+            })
+            .sum();
+        field.add(3, points);
+    }
+    assert_eq!(field.sets(), sets);
+    assert_eq!(test.llr_of_sets(&field), sprt["decision"]["llr"].as_f64().unwrap());
+    // Two jobs decide at the same set with the same LLR, on the same games.
+    let (two_games, two, _) = go("2");
+    assert_eq!(two["sprt"]["decision"], sprt["decision"]);
+    assert_eq!(two_games[..games.len()], games[..]);
 }
 
 #[test]
@@ -285,6 +333,11 @@ fn bad_tournament_arguments_exit_2_saying_what_is_wrong() {
     usage_error(
         &["tournament", "builtin:random", "builtin:straight", "builtin:wallhug", "--sprt", "0,5,0.05,0.05"],
         "--sprt compares two bots, but 3 were given",
+    );
+    usage_error(
+        &["tournament", "builtin:random", "builtin:straight", "--ffa", "3", "--sprt", "0,5,0.05,0.05"],
+        "--sprt with --ffa 3 tests the first bot against the other 2 (the field, in every seat in turn), so it \
+         takes 3 bots, but 2 were given",
     );
     usage_error(&with(&two, &["--resume"]), "--results");
     usage_error(&with(&two, &["--resume", "--results", &file]), "no such file to resume");

@@ -121,8 +121,8 @@ def test_merges_are_the_same_through_both_faces(tmp_path):
 REFUSED = [
     (["--league-lag", "0", "--league", "--results", "R"], {"league": True, "league_lag": 0, "results": "R"},
      "league-lag", "league_lag 0 is out of range"),
-    (["--ffa", "3", "--sprt", "0,5,0.05,0.05"], {"ffa": 3, "sprt": "0,5,0.05,0.05"},
-     "--sprt compares two bots, but 3 were given", "sprt compares two bots, but 3 were given"),
+    (["--ffa", "4", "--sprt", "0,5,0.05,0.05"], {"ffa": 4, "sprt": "0,5,0.05,0.05"},
+     "so it takes 4 bots, but 3 were given", "so it takes 4 bots, but 3 were given"),
     (["--bot-time", "nobody=30"], {"bot_time": ["nobody=30"]},
      "--bot-time nobody=30: no bot is named", "bot_time nobody=30: no bot is named"),
     (["--sizes", "7x7"], {"sizes": "7x7"}, "--sizes", "sizes"),

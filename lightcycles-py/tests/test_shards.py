@@ -103,3 +103,23 @@ def test_the_sprt_takes_the_normalized_model_in_a_run_and_a_merge(tmp_path):
     assert logistic["sprt"]["model"] == "pentanomial, logistic Elo, GSPRT approximation"
     with pytest.raises(ValueError, match="model"):
         lc.merge_results(parts, tmp_path / "all3.jsonl", sprt="0,10,0.05,0.05,model=bayesian")
+
+
+def test_a_free_for_all_sprt_judges_the_first_bot_against_the_field_in_a_run_and_a_merge(tmp_path):
+    bots = ["builtin:floodfill", "builtin:random", "random2=builtin:random"]
+    sprt = "0,20,0.05,0.1"
+    run = lc.tournament(bots, ffa=3, games=150, jobs=2, results=tmp_path / "f.jsonl", sprt=sprt, config=SMALL)
+    test = run["sprt"]
+    assert test["model"] == "game sets against the field, logistic Elo, GSPRT approximation"
+    assert test["decision"]["accepted"] == "h1"
+    assert test["field"]["bot"] == "floodfill" and test["field"]["score"] > 0.75
+    assert test["field"]["sets"] >= test["decision"]["pairs"]
+    parts = []
+    for i in range(2):
+        part = tmp_path / f"s{i}.jsonl"
+        lc.tournament(bots, ffa=3, games=150, jobs=1, results=part, shard=f"{i}/2", config=SMALL)
+        parts.append(part)
+    merged = lc.merge_results(parts, tmp_path / "all.jsonl", sprt=sprt)
+    # The merge holds every game; the test crossed its bound at the same set.
+    assert merged["sprt"]["decision"] == test["decision"]
+    assert merged["sprt"]["field"]["sets"] == 50

@@ -271,8 +271,10 @@ pub struct TournamentArgs {
     pub resume: bool,
     /// Run a sequential probability ratio test of H0 elo = ELO0 against
     /// H1 elo = ELO1 (Elo of the first bot, on game pairs), with error rates
-    /// ALPHA and BETA; stop when a bound is crossed. Two bots only. The Elo
-    /// is logistic, or normalized (as fastchess's) with ,model=normalized.
+    /// ALPHA and BETA; stop when a bound is crossed. Two bots, or with
+    /// --ffa N exactly N: the first against the others (the field), on game
+    /// sets, by the places it takes. The Elo is logistic, or normalized (as
+    /// fastchess's) with ,model=normalized.
     #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA[,model=M]", allow_hyphen_values = true)]
     pub sprt: Option<String>,
     /// The first bot plays each of the others; they do not play each other.
@@ -380,7 +382,8 @@ pub struct ReportArgs {
     #[arg(short = 'o', long = "output", value_name = "PAGE.html", required = true)]
     pub output: PathBuf,
     /// Judge a sequential probability ratio test on the games (first
-    /// pairing), as `tournament --sprt` does, and draw its LLR.
+    /// pairing; a free-for-all's first bot against the field), as
+    /// `tournament --sprt` does, and draw its LLR.
     #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA[,model=M]", allow_hyphen_values = true)]
     pub sprt: Option<String>,
 }
@@ -398,7 +401,8 @@ pub struct MergeArgs {
     #[arg(long = "report", value_name = "FILE.json")]
     pub report: Option<PathBuf>,
     /// Judge a sequential probability ratio test on the merged games (first
-    /// pairing), as `tournament --sprt` does (,model=normalized too);
+    /// pairing; a free-for-all's first bot against the field), as
+    /// `tournament --sprt` does (,model=normalized too);
     /// shards play all their games.
     #[arg(long, value_name = "ELO0,ELO1,ALPHA,BETA[,model=M]", allow_hyphen_values = true)]
     pub sprt: Option<String>,
@@ -645,7 +649,9 @@ pub fn tournament_help() -> String {
      LOS; pentanomial counts of game pairs (LL, LD, DD/WL, WD, WW) and their Elo; --sprt on the pairs \
      (logistic Elo, or normalized Elo with ,model=normalized). Three or more bots are also ranked by a Weng-Lin rating.\n\n\
      Free-for-all (--ffa N): every group of N bots plays each seed N times, the seats rotated; \
-     the table ranks bots by the conservative Weng-Lin rating mu - 3*sigma. A league (--league) \
+     the table ranks bots by the conservative Weng-Lin rating mu - 3*sigma; with exactly N bots, \
+     --sprt tests the first against the others on game sets (a seed in every rotation), by the \
+     places it takes (2 half points for each rider placed behind it, 1 for a tie). A league (--league) \
      gives each game set to the pairing whose ratings are least certain and resumes exactly; \
      resume it with more bots to add them.\n\n\
      Example: lightcycles tournament builtin:floodfill builtin:random --sprt 0,10,0.05,0.05 --results ff.jsonl"

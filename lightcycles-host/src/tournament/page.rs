@@ -182,8 +182,8 @@ pub fn build(source: &Source, sprt: Option<Sprt>) -> Result<PageData, String> {
     let bots = h.bots.len();
     let names: Vec<String> = h.bots.iter().map(|b| b.name.clone()).collect();
     let specs: Vec<String> = h.bots.iter().map(|b| b.spec.clone()).collect();
-    if sprt.is_some() && (bots != 2 || h.seats != 2 || h.league.is_some()) {
-        return Err(format!("--sprt compares two bots in two-seat games, but the tournament has {bots} bots"));
+    if sprt.is_some() {
+        super::standings::sprt_fits(bots, h.seats, h.league.is_some())?;
     }
     // The games per pairing are not in an unsharded header: the fewest that
     // hold every game of the file (only the report's "scheduled" shows it).
@@ -271,7 +271,7 @@ fn point(standings: &Standings) -> Point {
         games: standings.counted(),
         ratings: standings.bots().iter().map(|b| (b.rating.mu, b.rating.sigma)).collect(),
         elo: standings.pairings().first().filter(|_| standings.bots().len() == 2).and_then(|p| p.games.elo()),
-        llr: standings.llr().map(|llr| (standings.pairings()[0].pairs.pairs(), llr)),
+        llr: standings.llr().map(|llr| (standings.sprt_sets(), llr)),
     }
 }
 
@@ -758,6 +758,7 @@ fn history_charts(r: &Report, x: &Extras, body: &mut String) {
     }
     body.push_str("</p></section>\n");
     if let Some(s) = &r.sprt {
+        let sets = if r.seats > 2 { format!("game sets of {}", r.seats) } else { "game pairs".to_string() };
         let _ = write!(
             body,
             "<section><h2>SPRT</h2><p id=\"sprt\">elo0 {}, elo1 {}, alpha {}, beta {} ({}): LLR \
@@ -773,7 +774,7 @@ fn history_charts(r: &Report, x: &Extras, body: &mut String) {
             s.upper_bound,
             match s.decision {
                 Some(d) => format!(
-                    "<span id=\"decision\">{} accepted</span> after {} game pairs",
+                    "<span id=\"decision\">{} accepted</span> after {} {sets}",
                     match d.accepted {
                         crate::stats::Hypothesis::H0 => "H0",
                         crate::stats::Hypothesis::H1 => "H1",
@@ -783,13 +784,24 @@ fn history_charts(r: &Report, x: &Extras, body: &mut String) {
                 None => "<span id=\"decision\">no decision</span> yet".into(),
             }
         );
+        if let Some(f) = &s.field {
+            let elo = f.elo.map_or("-".to_string(), |e| e.to_string());
+            let _ = write!(
+                body,
+                "<p id=\"field\">{} against the field: {} {sets}, score {}, Elo {}.</p>",
+                html_text(&f.bot),
+                f.sets,
+                f.score.map_or("-".to_string(), |x| format!("{:.1}%", 100.0 * x)),
+                html_text(&elo)
+            );
+        }
         let llr: Vec<(f64, f64)> = points.iter().filter_map(|p| p.llr.map(|(n, l)| (n as f64, l))).collect();
         if llr.len() >= 2 {
             let lo = llr.iter().map(|p| p.1).fold(s.lower_bound, f64::min);
             let hi = llr.iter().map(|p| p.1).fold(s.upper_bound, f64::max);
             let pairs = (llr[0].0, llr[llr.len() - 1].0);
             let frame = Frame::new(pairs, (lo, hi));
-            body.push_str("<p class=\"caption\">LLR after each game pair, and the bounds:</p>");
+            let _ = write!(body, "<p class=\"caption\">LLR after each of the {sets}, and the bounds:</p>");
             frame.open("llr-history", "the LLR against its bounds", body);
             frame.polyline(&[(pairs.0, s.upper_bound), (pairs.1, s.upper_bound)], "#5bd75b", "bound", body);
             frame.polyline(&[(pairs.0, s.lower_bound), (pairs.1, s.lower_bound)], "#ff5c5c", "bound", body);

@@ -58,7 +58,7 @@ pub struct TournamentOptions {
     /// The bots, 2 or more.
     pub bots: Vec<Entry>,
     /// Games per pairing (or group); default 100 a pairing (50 a seat), or
-    /// 20 000 with an SPRT.
+    /// 20 000 with an SPRT (19 998 with three seats: whole game sets).
     pub games: Option<u64>,
     /// The seed of round 0.
     pub seed: u64,
@@ -257,12 +257,9 @@ impl TournamentOptions {
         };
         let (entrants, header_specs) = entrants(&self.bots, log_dir.as_deref(), &hosting).map_err(invalid)?;
         let sprt = self.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| invalid(e.to_string()))?;
-        if sprt.is_some() && entrants.len() != 2 {
-            return Err(invalid(format!("--sprt compares two bots, but {} were given", entrants.len())));
-        }
         let seats = self.ffa.map_or(2, |n| n as usize);
-        if sprt.is_some() && seats != 2 {
-            return Err(invalid("--sprt compares two bots in two-player games; it does not go with --ffa"));
+        if sprt.is_some() {
+            super::standings::sprt_fits(entrants.len(), seats, self.league).map_err(invalid)?;
         }
         check_players(&self.bots, seats).map_err(invalid)?;
         let (config, map_file) = self.board.config(seats as u32).map_err(invalid)?;
@@ -284,7 +281,13 @@ impl TournamentOptions {
             )));
         }
         let mode = if self.gauntlet { PairingMode::Gauntlet } else { PairingMode::RoundRobin };
-        let games = self.games.unwrap_or(if sprt.is_some() { 20_000 } else { 100 * seats as u64 / 2 });
+        // With an SPRT, 20 000 games: a cap the test usually stops far short
+        // of (a whole number of game sets for a free-for-all).
+        let games = self.games.unwrap_or(if sprt.is_some() {
+            20_000 / seats as u64 * seats as u64
+        } else {
+            100 * seats as u64 / 2
+        });
         let mut schedule = if self.league {
             // A league's games are chosen as it goes: the schedule only says
             // seats, games and seeds (one group, so that the games are those
@@ -594,8 +597,8 @@ pub fn merge(options: &MergeOptions) -> Result<Merged, String> {
     }
     let sprt = options.sprt.as_deref().map(str::parse::<Sprt>).transpose().map_err(|e| e.to_string())?;
     let merged = super::merge::merge(&options.shards).map_err(|e| e.to_string())?;
-    if sprt.is_some() && merged.header.bots.len() != 2 {
-        return Err(format!("--sprt compares two bots, but the tournament has {}", merged.header.bots.len()));
+    if sprt.is_some() {
+        super::standings::sprt_fits(merged.header.bots.len(), merged.header.seats, merged.header.league.is_some())?;
     }
     merged.write(&options.output).map_err(|e| e.to_string())?;
     let report = merged.report(sprt);

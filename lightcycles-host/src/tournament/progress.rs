@@ -144,11 +144,19 @@ pub fn clock(d: Duration) -> String {
 /// each bot's score.
 pub fn summary(standings: &Standings, names: &[String]) -> String {
     let names: Vec<String> = names.iter().map(|n| terminal_text(n)).collect();
-    if names.len() == 2 && !standings.pairings().is_empty() {
-        let p = &standings.pairings()[0];
-        let mut text = format!("{} vs {}: ", names[p.bots.0], names[p.bots.1]);
-        match (p.games.score(), p.games.elo()) {
+    let head_to_head = names.len() == 2 && !standings.pairings().is_empty();
+    if head_to_head || standings.field().is_some() {
+        let (scored, score, elo) = match standings.field() {
+            Some(field) => (format!("{} vs the field", names[0]), field.score(), field.elo()),
+            None => {
+                let p = &standings.pairings()[0];
+                (format!("{} vs {}", names[p.bots.0], names[p.bots.1]), p.games.score(), p.games.elo())
+            }
+        };
+        let mut text = format!("{scored}: ");
+        match (score, elo) {
             (Some(score), Some(elo)) => text.push_str(&format!("score {:.1}%, Elo {elo}", 100.0 * score)),
+            _ if standings.field().is_some() => text.push_str("no game set counted yet"),
             _ => text.push_str("no game counted yet"),
         }
         if let (Some(state), Some(llr)) = (standings.sprt(), standings.llr()) {

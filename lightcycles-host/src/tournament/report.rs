@@ -146,6 +146,24 @@ pub struct SprtRow {
     pub llr: f64,
     /// Where it crossed a bound, if it did.
     pub decision: Option<SprtDecision>,
+    /// With `--ffa N`: the first bot's game sets against the field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<FieldRow>,
+}
+
+/// The first bot of a free-for-all SPRT against the field, from its game
+/// sets (a seed in every rotation of the seats): its share of the half
+/// points against each other rider, 2 for placing ahead and 1 for a tie.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldRow {
+    /// The bot.
+    pub bot: String,
+    /// Complete game sets.
+    pub sets: u64,
+    /// Its mean score per set (½ is even with the field).
+    pub score: Option<f64>,
+    /// The Elo difference against the field with its 95 % interval.
+    pub elo: Option<EloEstimate>,
 }
 
 impl Report {
@@ -199,9 +217,15 @@ impl Report {
             beta: s.sprt.beta,
             lower_bound: s.sprt.lower_bound(),
             upper_bound: s.sprt.upper_bound(),
-            model: s.sprt.model_text(),
+            model: if standings.field().is_some() { s.sprt.field_model_text() } else { s.sprt.model_text() },
             llr: standings.llr().unwrap_or(0.0),
             decision: s.decision,
+            field: standings.field().map(|f| FieldRow {
+                bot: names[0].clone(),
+                sets: f.sets(),
+                score: f.score(),
+                elo: f.elo(),
+            }),
         });
         Report {
             format: FORMAT,
@@ -295,11 +319,12 @@ impl Report {
                 "SPRT elo0 {}, elo1 {}, alpha {}, beta {} ({}): ",
                 s.elo0, s.elo1, s.alpha, s.beta, s.model
             );
+            let sets = if self.seats > 2 { format!("game sets of {}", self.seats) } else { "game pairs".to_string() };
             match s.decision {
                 Some(d) => {
                     let _ = writeln!(
                         out,
-                        "{} accepted after {} game pairs, LLR {:.2} (bounds {:.2}, {:.2})",
+                        "{} accepted after {} {sets}, LLR {:.2} (bounds {:.2}, {:.2})",
                         match d.accepted {
                             crate::stats::Hypothesis::H0 => "H0",
                             crate::stats::Hypothesis::H1 => "H1",
@@ -320,6 +345,17 @@ impl Report {
                         s.llr, s.lower_bound, s.upper_bound
                     );
                 }
+            }
+            if let Some(f) = &s.field {
+                let _ = writeln!(
+                    out,
+                    "  {} against the field: {} {sets}, score {} (by places, ½ is even), Elo {} (95%: {})",
+                    terminal_text(&f.bot),
+                    f.sets,
+                    percent(f.score),
+                    elo_text(f.elo),
+                    interval_text(f.elo)
+                );
             }
         }
         out

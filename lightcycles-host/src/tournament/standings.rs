@@ -13,7 +13,7 @@ use skillratings::{MultiTeamOutcome, Outcomes};
 use super::results::{Faults, GameResult};
 use super::schedule::Schedule;
 use super::shard::Shard;
-use crate::stats::{GameScore, Hypothesis, Pentanomial, Sprt, Trinomial};
+use crate::stats::{FieldSets, GameScore, Hypothesis, Pentanomial, Sprt, Trinomial};
 
 /// One pairing's games, from its first bot's side.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -85,17 +85,40 @@ pub struct SprtDecision {
     pub accepted: Hypothesis,
     /// The LLR that crossed the bound.
     pub llr: f64,
-    /// Game pairs counted when it crossed.
+    /// Game sets counted when it crossed: game pairs with two seats, sets
+    /// of `N` games (a seed in every rotation) with `--ffa N`.
     pub pairs: u64,
 }
 
-/// The SPRT of a two-bot tournament, checked after each game pair.
+/// The SPRT of a tournament: of two bots, checked after each game pair; of
+/// `N` bots in `N`-seat games, the first against the others (the field),
+/// checked after each game set.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtState {
     /// Its parameters.
     pub sprt: Sprt,
     /// Its first crossing of a bound, in pair order.
     pub decision: Option<SprtDecision>,
+}
+
+/// Whether an SPRT can judge a tournament of `bots` bots in games of
+/// `seats` seats: two bots in two-seat games, or `N` bots in `N`-seat games
+/// (one group: the first bot against the others, the field). A league is
+/// never judged: its pairings are chosen as it goes.
+pub fn sprt_fits(bots: usize, seats: usize, league: bool) -> Result<(), String> {
+    if league {
+        Err("--sprt does not judge a league, whose games are chosen as it goes".to_string())
+    } else if seats == 2 && bots != 2 {
+        Err(format!("--sprt compares two bots, but {bots} were given"))
+    } else if seats > 2 && bots != seats {
+        Err(format!(
+            "--sprt with --ffa {seats} tests the first bot against the other {} (the field, in every seat in \
+             turn), so it takes {seats} bots, but {bots} were given",
+            seats - 1
+        ))
+    } else {
+        Ok(())
+    }
 }
 
 /// Counts games in index order and keeps every statistic of the report.
@@ -105,6 +128,12 @@ pub struct Standings {
     pairings: Vec<PairingStats>,
     bots: Vec<BotStats>,
     sprt: Option<SprtState>,
+    /// The first bot's game sets against the field, for an SPRT of a
+    /// free-for-all.
+    field: FieldSets,
+    /// The game set being counted for `field`: its index, games counted
+    /// and the half points taken so far.
+    open_set: Option<(u64, usize, usize)>,
     /// `cross[i][j]`: bot `i`'s games against bot `j`, by who placed ahead.
     cross: Vec<Vec<Trinomial>>,
     /// The next index to count.
@@ -128,6 +157,8 @@ impl Standings {
                 .collect(),
             bots: vec![BotStats::default(); bots],
             sprt: sprt.map(|sprt| SprtState { sprt, decision: None }),
+            field: FieldSets::default(),
+            open_set: None,
             cross: vec![vec![Trinomial::default(); bots]; bots],
             seats: schedule.seats(),
             next: 0,
@@ -144,6 +175,8 @@ impl Standings {
             pairings: Vec::new(),
             bots: vec![BotStats::default(); bots],
             sprt: None,
+            field: FieldSets::default(),
+            open_set: None,
             cross: vec![vec![Trinomial::default(); bots]; bots],
             seats,
             next: 0,
@@ -311,17 +344,47 @@ impl Standings {
         for (seat, &bot) in game.seats.iter().enumerate() {
             self.bots[bot].rating = Rating::of(&new[seat][0]);
         }
+        if self.sprt.is_some() {
+            self.count_field_set(game);
+        }
+    }
+
+    /// A game of the SPRT of a free-for-all: the first bot's half points
+    /// against each other rider (2 placed ahead, 1 tied), added to its game
+    /// set's. A set counts once all its games have; a set with a game
+    /// never played counts as games only, as a pair does.
+    fn count_field_set(&mut self, game: &GameResult) {
+        let Some(me) = game.seats.iter().position(|&bot| bot == 0) else { return };
+        let place = |s: usize| game.placements.get(s).copied().unwrap_or(1);
+        let points: usize = (0..game.seats.len())
+            .filter(|&s| s != me)
+            .map(|s| match place(me).cmp(&place(s)) {
+                std::cmp::Ordering::Less => 2,
+                std::cmp::Ordering::Equal => 1,
+                std::cmp::Ordering::Greater => 0,
+            })
+            .sum();
+        let set = game.game / self.seats as u64;
+        let (games, total) = match self.open_set.take() {
+            Some((open, games, total)) if open == set => (games + 1, total + points),
+            _ => (1, points),
+        };
+        if games == self.seats {
+            self.field.add(self.seats, total);
+            self.check_sprt(0);
+        } else {
+            self.open_set = Some((set, games, total));
+        }
     }
 
     fn check_sprt(&mut self, pairing: usize) {
+        let (Some(llr), sets) = (self.llr(), self.sprt_sets()) else { return };
         let Some(state) = &mut self.sprt else { return };
         if pairing != 0 || state.decision.is_some() {
             return;
         }
-        let pairs = &self.pairings[0].pairs;
-        let llr = state.sprt.llr(pairs);
         if let Some(accepted) = state.sprt.verdict(llr) {
-            state.decision = Some(SprtDecision { accepted, llr, pairs: pairs.pairs() });
+            state.decision = Some(SprtDecision { accepted, llr, pairs: sets });
         }
     }
 
@@ -346,9 +409,28 @@ impl Standings {
         self.sprt.as_ref()
     }
 
-    /// The LLR of the SPRT on the pairs counted so far.
+    /// The LLR of the SPRT on the game pairs (or sets) counted so far.
     pub fn llr(&self) -> Option<f64> {
-        self.sprt.as_ref().map(|s| s.sprt.llr(&self.pairings[0].pairs))
+        let state = self.sprt.as_ref()?;
+        Some(match self.field() {
+            Some(sets) => state.sprt.llr_of_sets(sets),
+            None => state.sprt.llr(&self.pairings.first()?.pairs),
+        })
+    }
+
+    /// The game sets the SPRT has counted: pairs with two seats, sets of
+    /// `N` games with `N` seats.
+    pub fn sprt_sets(&self) -> u64 {
+        match self.field() {
+            Some(sets) => sets.sets(),
+            None => self.pairings.first().map_or(0, |p| p.pairs.pairs()),
+        }
+    }
+
+    /// The first bot's game sets against the field, when an SPRT of a
+    /// free-for-all runs.
+    pub fn field(&self) -> Option<&FieldSets> {
+        (self.sprt.is_some() && self.seats > 2).then_some(&self.field)
     }
 
     /// Whether the SPRT has crossed a bound: no more games need starting.
@@ -464,6 +546,70 @@ mod tests {
         st.add(result(&s, k + 1, Some(1)));
         assert_eq!(st.sprt().unwrap().decision, Some(d));
         assert_eq!(st.pairings()[0].pairs.pairs(), d.pairs + 1);
+    }
+
+    /// Game `k` of a free-for-all `schedule`, the bots placed in the order
+    /// `order` gives (first the winner; all first on a draw).
+    fn ffa_result(schedule: &Schedule, k: u64, order: &[usize], draw: bool) -> GameResult {
+        let g = schedule.game(k);
+        let place_of = |bot: usize| if draw { 1 } else { order.iter().position(|&b| b == bot).unwrap() as u32 + 1 };
+        let placements: Vec<u32> = g.seats.iter().map(|&bot| place_of(bot)).collect();
+        GameResult {
+            game: k,
+            pairing: g.pairing,
+            winner: (!draw).then(|| g.seats.iter().position(|&b| b == order[0]).unwrap()),
+            placements,
+            faults: vec![Faults::default(); g.seats.len()],
+            seats: g.seats,
+            metrics: None,
+        }
+    }
+
+    #[test]
+    fn a_free_for_all_sprt_counts_the_first_bots_sets_against_the_field() {
+        let s = Schedule::with_seats(4, 4, PairingMode::RoundRobin, 400, 0).unwrap();
+        let sprt: Sprt = "0,20,0.05,0.1".parse().unwrap();
+        let mut st = Standings::new(&s, 4, Some(sprt));
+        // Set 0: bot 0 first, then second, then last, then a draw of all:
+        // 6 + 4 + 0 + 3 half points of 24.
+        st.add(ffa_result(&s, 0, &[0, 1, 2, 3], false));
+        st.add(ffa_result(&s, 1, &[1, 0, 2, 3], false));
+        assert_eq!(st.sprt_sets(), 0, "a set counts once all its games have");
+        st.add(ffa_result(&s, 2, &[1, 2, 3, 0], false));
+        st.add(ffa_result(&s, 3, &[], true));
+        let field = st.field().unwrap();
+        assert_eq!((field.seats, field.sets(), field.counts[13]), (4, 1, 1));
+        assert_eq!(st.llr(), Some(sprt.llr_of_sets(field)));
+        // Bot 0 wins every game from now on: H1 at the first set whose LLR
+        // crosses the bound, every game of it counted.
+        let mut k = 4;
+        while !st.decided() {
+            st.add(ffa_result(&s, k, &[0, 1, 2, 3], false));
+            k += 1;
+        }
+        let d = st.sprt().unwrap().decision.unwrap();
+        assert_eq!(d.accepted, Hypothesis::H1);
+        assert_eq!(k, 4 * d.pairs, "decided on the last game of a set");
+        let mut at = FieldSets::default();
+        at.add(4, 13);
+        (1..d.pairs).for_each(|_| at.add(4, 24));
+        assert_eq!(sprt.llr_of_sets(&at), d.llr);
+        assert_eq!(st.sprt_sets(), d.pairs);
+        // Without an SPRT no field is kept.
+        assert!(Standings::new(&s, 4, None).field().is_none());
+    }
+
+    #[test]
+    fn a_set_with_a_game_never_played_counts_as_games_only() {
+        let s = Schedule::with_seats(3, 3, PairingMode::RoundRobin, 30, 0).unwrap();
+        let mut st = Standings::new(&s, 3, Some("0,20,0.05,0.1".parse().unwrap()));
+        for k in [0, 1, 3, 4, 5] {
+            st.add(ffa_result(&s, k, &[0, 1, 2], false));
+        }
+        st.finish();
+        assert_eq!(st.counted(), 5);
+        let field = st.field().unwrap();
+        assert_eq!((field.sets(), field.counts[12]), (1, 1), "set 0 lacks game 2; set 1 is whole");
     }
 
     /// Weng-Lin's update for players who all start at the default rating
