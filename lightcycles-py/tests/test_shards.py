@@ -108,7 +108,8 @@ def test_the_sprt_takes_the_normalized_model_in_a_run_and_a_merge(tmp_path):
 def test_a_free_for_all_sprt_judges_the_first_bot_against_the_field_in_a_run_and_a_merge(tmp_path):
     bots = ["builtin:floodfill", "builtin:random", "random2=builtin:random"]
     sprt = "0,20,0.05,0.1"
-    run = lc.tournament(bots, ffa=3, games=150, jobs=2, results=tmp_path / "f.jsonl", sprt=sprt, config=SMALL)
+    three = lc.Config(width=20, height=16, max_ticks=300, players=3)
+    run = lc.tournament(bots, ffa=3, games=150, jobs=2, results=tmp_path / "f.jsonl", sprt=sprt, config=three)
     test = run["sprt"]
     assert test["model"] == "game sets against the field, logistic Elo, GSPRT approximation"
     assert test["decision"]["accepted"] == "h1"
@@ -117,7 +118,7 @@ def test_a_free_for_all_sprt_judges_the_first_bot_against_the_field_in_a_run_and
     parts = []
     for i in range(2):
         part = tmp_path / f"s{i}.jsonl"
-        lc.tournament(bots, ffa=3, games=150, jobs=1, results=part, shard=f"{i}/2", config=SMALL)
+        lc.tournament(bots, ffa=3, games=150, jobs=1, results=part, shard=f"{i}/2", config=three)
         parts.append(part)
     merged = lc.merge_results(parts, tmp_path / "all.jsonl", sprt=sprt)
     # The merge holds every game; the test crossed its bound at the same set.
