@@ -114,7 +114,7 @@ pub struct Point {
     pub ratings: Vec<(f64, f64)>,
     /// The first pairing's Elo with its interval (two-seat games).
     pub elo: Option<EloEstimate>,
-    /// The SPRT's LLR and the game pairs it counted.
+    /// The SPRT's LLR and the game pairs (sets, in a free-for-all) it counted.
     pub llr: Option<(u64, f64)>,
 }
 

@@ -140,7 +140,8 @@ pub fn clock(d: Duration) -> String {
     }
 }
 
-/// One line of standings: for two bots the score, Elo and SPRT; for more,
+/// One line of standings: for two bots the score, Elo and SPRT; for a
+/// free-for-all under an SPRT the first bot's against the field; otherwise
 /// each bot's score.
 pub fn summary(standings: &Standings, names: &[String]) -> String {
     let names: Vec<String> = names.iter().map(|n| terminal_text(n)).collect();
