@@ -14,6 +14,11 @@ use std::sync::mpsc;
 /// `done(game, result)` on the calling thread for each result. Once `done`
 /// breaks, no game is started; games in flight finish and are handed to
 /// `done` all the same. `stopped` starts the pool already stopped.
+///
+/// A worker starts its next game only once `done` has taken its last
+/// result, so at most `jobs` games are ever in flight, however slow the
+/// calling thread: with one job, a break stops on the very game that
+/// caused it (an SPRT's decision is the last game a one-job run plays).
 pub fn play_all<R: Send>(
     jobs: usize,
     total: u64,
@@ -23,11 +28,15 @@ pub fn play_all<R: Send>(
 ) {
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(stopped);
-    let (tx, rx) = mpsc::channel::<(u64, R)>();
+    let (tx, rx) = mpsc::channel::<(usize, u64, R)>();
     std::thread::scope(|scope| {
         let workers = jobs.max(1).min(usize::try_from(total.max(1)).unwrap_or(usize::MAX));
-        for _ in 0..workers {
+        let mut taken = Vec::with_capacity(workers);
+        for worker in 0..workers {
             let tx = tx.clone();
+            // The calling thread's word that it has taken this worker's result.
+            let (took, wait) = mpsc::sync_channel::<()>(1);
+            taken.push(took);
             let (next, stop, play) = (&next, &stop, &play);
             scope.spawn(move || loop {
                 if stop.load(Ordering::Relaxed) {
@@ -38,16 +47,18 @@ pub fn play_all<R: Send>(
                     break;
                 }
                 let Some(result) = play(game) else { continue };
-                if tx.send((game, result)).is_err() {
+                if tx.send((worker, game, result)).is_err() || wait.recv().is_err() {
                     break;
                 }
             });
         }
         drop(tx);
-        for (game, result) in rx {
+        for (worker, game, result) in rx {
             if done(game, result).is_break() {
                 stop.store(true, Ordering::Relaxed);
             }
+            // The worker waits on this; it has gone only if it has stopped.
+            let _ = taken[worker].send(());
         }
     });
 }
@@ -184,13 +195,32 @@ mod tests {
                 ControlFlow::Continue(())
             }
         });
-        assert!((3..=4).contains(&count), "{count}");
+        assert_eq!(count, 3, "one job starts no game while its last result is being taken");
         let mut any = false;
         play_all(2, 10, true, Some, |_, _| {
             any = true;
             ControlFlow::Continue(())
         });
         assert!(!any);
+    }
+
+    #[test]
+    fn workers_do_not_run_ahead_of_a_slow_caller() {
+        // Quick games, a slow caller: the games in flight when `done` breaks
+        // are at most one per job.
+        for jobs in [1, 2, 3] {
+            let mut count = 0;
+            play_all(jobs, 1000, false, Some, |_, _| {
+                std::thread::sleep(std::time::Duration::from_millis(3));
+                count += 1;
+                if count == 5 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert!((5..5 + jobs).contains(&count), "jobs {jobs}: {count} results");
+        }
     }
 
     #[cfg(target_os = "linux")]
