@@ -62,7 +62,10 @@ fn a_tournament_killed_with_sigkill_and_resumed_ends_as_one_run_straight_through
     let dir = tempfile::tempdir().unwrap();
     let (whole, whole_report) = (path(dir.path(), "whole.jsonl"), path(dir.path(), "whole.json"));
     let (cut, cut_report) = (path(dir.path(), "cut.jsonl"), path(dir.path(), "cut.json"));
-    let mut args = vec!["tournament", "builtin:floodfill", "builtin:wallhug", "-g", "40", "-s", "11", "-j", "2"];
+    // A search at a node budget: games slow enough (tens of milliseconds)
+    // for the kill to fall mid-run, and the same every time.
+    let mut args =
+        vec!["tournament", "builtin:search:nodes=300", "builtin:floodfill", "-g", "40", "-s", "11", "-j", "2"];
     args.extend(BOARD);
     let with = |results: &str, report: &str, extra: &[&str]| {
         let mut all = args.clone();
