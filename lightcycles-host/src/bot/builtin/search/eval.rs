@@ -62,12 +62,12 @@ pub const CONTEMPT: i32 = 0;
 /// What each wall beside the chambers a player's walk takes costs in the
 /// opening ([`OPENING`]): a cell of those chambers next to a wall, a
 /// rock, a trail or the board's edge, counted once for each such side
-/// (four sides a cell, less its [chamber edges](CHAMBER_EDGE)). 0, off: a
-/// fit of the terms to the results of played games valued these walls at
-/// 1.5 to 2.7 cells in the opening, but as measured so far (an SPRT in
-/// self-play at 24, undecided after 811 games; 50 games against a1k0n at
-/// 40) the bot wins no more with them (docs/search-bot.md).
-pub const WALL: i32 = 0;
+/// (four sides a cell, less its [chamber edges](CHAMBER_EDGE)). 24, a
+/// cell and a half: a fit of the terms to the results of played games
+/// valued these walls at 1.5 to 2.7 cells in the opening, and at 24 an
+/// SPRT in self-play against 0 accepted H1 (Elo +20.8 ± 16.4 after 1,219
+/// games at 3,000 nodes; docs/search-bot.md). 0 turns it off.
+pub const WALL: i32 = 24;
 /// How long the opening lasts for [`WALL`]: while at least this
 /// percentage of the board's cells is free.
 pub const OPENING: i32 = 75;
@@ -549,7 +549,17 @@ mod tests {
         let split = space::voronoi(&drawn_game(&rows));
         assert!(!v.separated);
         assert!(v.space[0] < split.counts[0], "{v:?} against {split:?}");
-        assert!(v.value < (split.counts[0] as i32 - split.counts[1] as i32) * CELL);
+        // The value of the cells alone (the walls beside them, charged in
+        // the opening, are tested on their own below).
+        let game = drawn_game(&rows);
+        let cells = Evaluator::with_weights(Weights { wall: 0, ..Weights::DEFAULT }).duel(
+            &CellGraph::new(game.layout()),
+            &game,
+            0,
+            1,
+        );
+        assert_eq!(cells.space, v.space);
+        assert!(cells.value < (split.counts[0] as i32 - split.counts[1] as i32) * CELL);
     }
 
     #[test]
@@ -762,7 +772,7 @@ mod tests {
     fn the_wall_weight_takes_its_value_for_each_wall_beside_the_walked_chambers_in_the_opening() {
         for (width, game) in uneven_duels() {
             let graph = CellGraph::new(game.layout());
-            let plain = Evaluator::new().duel(&graph, &game, 0, 1);
+            let plain = Evaluator::with_weights(Weights { wall: 0, ..Weights::DEFAULT }).duel(&graph, &game, 0, 1);
             let ([a, b], free) = reference_walks(&graph, &game);
             let walls = 4 * (a.bound as i32 - b.bound as i32) - (a.edges as i32 - b.edges as i32);
             assert_ne!(walls, 0, "width {width}: an uneven position");
