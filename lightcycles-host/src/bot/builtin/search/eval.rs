@@ -487,9 +487,13 @@ mod tests {
     use crate::bot::builtin::search::testing::{self, drawn_game, step_scripted};
 
     fn view(rows: &[&str]) -> DuelView {
+        view_with(rows, Weights::DEFAULT)
+    }
+
+    fn view_with(rows: &[&str], weights: Weights) -> DuelView {
         let game = drawn_game(rows);
         let graph = CellGraph::new(game.layout());
-        Evaluator::new().duel(&graph, &game, 0, 1)
+        Evaluator::with_weights(weights).duel(&graph, &game, 0, 1)
     }
 
     #[test]
@@ -551,13 +555,7 @@ mod tests {
         assert!(v.space[0] < split.counts[0], "{v:?} against {split:?}");
         // The value of the cells alone (the walls beside them, charged in
         // the opening, are tested on their own below).
-        let game = drawn_game(&rows);
-        let cells = Evaluator::with_weights(Weights { wall: 0, ..Weights::DEFAULT }).duel(
-            &CellGraph::new(game.layout()),
-            &game,
-            0,
-            1,
-        );
+        let cells = view_with(&rows, Weights { wall: 0, ..Weights::DEFAULT });
         assert_eq!(cells.space, v.space);
         assert!(cells.value < (split.counts[0] as i32 - split.counts[1] as i32) * CELL);
     }
