@@ -74,6 +74,7 @@ impl Builtin {
                  search:ffa_edge=N: the weight of an edge of our walked chambers when 3+ riders' search values our own space, 8; \
                  search:contempt=N: what a draw costs, a drawn game worth -N where an even position is 0, 0; \
                  search:wall=N: what each wall beside a rider's walked chambers costs in the duel's opening, 24 (0 turns it off); \
+                 search:ffa_wall=N: the same beside our walked chambers in the opening when 3+ riders' search values our own space, 16; \
                  search:opening=PCT: the opening lasts while PCT % of the cells are free, 75; \
                  search:ffa=paranoid|maxn|mcts: the search for 3+ riders, paranoid by default; \
                  search:near=N: the riders it searches move by move, 1 to 3, 1 by default; \

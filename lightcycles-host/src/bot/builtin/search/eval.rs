@@ -68,16 +68,23 @@ pub const CONTEMPT: i32 = 0;
 /// SPRT in self-play against 0 accepted H1 (Elo +20.8 ± 16.4 after 1,219
 /// games at 3,000 nodes; docs/search-bot.md). 0 turns it off.
 pub const WALL: i32 = 24;
+/// [`WALL`] for three riders or more: what each wall beside the chambers
+/// of our own walk costs the paranoid search's leaf (`value=own`) in the
+/// opening. 16, a cell: in 4-seat free-for-alls at 500 nodes against three
+/// copies of the bot with 0 (off), an SPRT accepted H1 after 499 game sets
+/// (Elo +15.2 ± 11.4 against the field; docs/search-bot.md). 0 turns it
+/// off.
+pub const FFA_WALL: i32 = 16;
 /// How long the opening lasts for [`WALL`]: while at least this
 /// percentage of the board's cells is free.
 pub const OPENING: i32 = 75;
 
 /// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`],
 /// [`SEPARATED_BONUS`], [`EDGE`], [`CHAMBER_EDGE`], [`SECURE`],
-/// [`SECURE_BY`], [`FRONT`], [`FFA_EDGE`], [`CONTEMPT`], [`WALL`] and
-/// [`OPENING`] by default; `builtin:search:cell=N`, `separated_cell=N`,
+/// [`SECURE_BY`], [`FRONT`], [`FFA_EDGE`], [`CONTEMPT`], [`WALL`],
+/// [`FFA_WALL`] and [`OPENING`] by default; `builtin:search:cell=N`, `separated_cell=N`,
 /// `separated_bonus=N`, `edge=N`, `chamber_edge=N`, `secure=N`,
-/// `secure_by=K`, `front=0|1`, `ffa_edge=N`, `contempt=N`, `wall=N` and
+/// `secure_by=K`, `front=0|1`, `ffa_edge=N`, `contempt=N`, `wall=N`, `ffa_wall=N` and
 /// `opening=PCT` change them (for tuning:
 /// `lightcycles tune`, docs/tuning.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -120,7 +127,10 @@ pub struct Weights {
     /// What each wall beside a player's walked chambers costs in the
     /// opening, while the players can still meet ([`WALL`]).
     pub wall: i32,
-    /// The opening, for `wall`: while at least this percentage of the
+    /// [`Weights::wall`] for three riders or more, when the paranoid
+    /// search values our own space (`value=own`) ([`FFA_WALL`]).
+    pub ffa_wall: i32,
+    /// The opening, for `wall` and `ffa_wall`: while at least this percentage of the
     /// board's cells is free.
     pub opening: i32,
 }
@@ -139,6 +149,7 @@ impl Weights {
         ffa_edge: FFA_EDGE,
         contempt: CONTEMPT,
         wall: WALL,
+        ffa_wall: FFA_WALL,
         opening: OPENING,
     };
 }
@@ -158,6 +169,11 @@ impl Weights {
             return false;
         }
         let open: u64 = free.iter().map(|word| word.count_ones() as u64).sum();
+        self.opening_lasts(open, game)
+    }
+
+    /// Whether `open` free cells of `game`'s board are still the opening.
+    fn opening_lasts(&self, open: u64, game: &FastGame) -> bool {
         let cells = game.layout().width() as u64 * game.layout().height() as u64;
         open * 100 >= cells * self.opening.max(0) as u64
     }
@@ -414,6 +430,25 @@ impl Evaluator {
                 self.chambers.bound(graph, self.scratch.owned(id), graph.cell(game.head(id)))
             };
         }
+    }
+
+    /// For three players or more, `value=own`: `id`'s chamber-bounded
+    /// Voronoi space alone, with `ffa_edge` for each edge of its walked
+    /// chambers and, in the opening, less `ffa_wall` for each wall beside
+    /// them.
+    pub fn own(&mut self, graph: &CellGraph, game: &FastGame, id: usize) -> i32 {
+        let w = self.weights;
+        let walk = self.space_of(graph, game, id, w.ffa_edge != 0 || w.ffa_wall != 0);
+        let value = self.value(false, walk.bound, 0).saturating_add((walk.edges as i32).saturating_mul(w.ffa_edge));
+        if w.ffa_wall == 0 {
+            return value;
+        }
+        let solid: u64 = game.solid().iter().map(|word| word.count_ones() as u64).sum();
+        let cells = game.layout().width() as u64 * game.layout().height() as u64;
+        if !w.opening_lasts(cells - solid, game) {
+            return value;
+        }
+        value.saturating_sub(walls_beside(walk.bound, 0, walk.edges as i32).saturating_mul(w.ffa_wall))
     }
 
     /// For three players or more: the chamber walk of `id`'s Voronoi cells
@@ -787,6 +822,51 @@ mod tests {
                 assert_eq!(opening.space, plain.space);
                 assert_eq!(opening.value - plain.value, -k * walls, "width {width}");
                 assert_eq!(past, plain, "width {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_ffa_wall_weight_takes_its_value_for_each_wall_beside_our_walked_chambers_in_the_opening() {
+        let game = drawn_game(&[
+            "A..........#....", //
+            "....#...........", //
+            "..........B.....", //
+            "......#.........", //
+            ".#..........#...", //
+            ".......#........", //
+            "...C............", //
+            "..........#.....", //
+            "................", //
+            "....#...........", //
+            "................", //
+            ".........#......", //
+            "................", //
+            "..#.............", //
+            "...........#....", //
+            "................", //
+        ]);
+        let graph = CellGraph::new(game.layout());
+        let layout = game.layout();
+        let solid: u32 = game.solid().iter().map(|w| w.count_ones()).sum();
+        let open = (layout.width() * layout.height() - solid) * 100 / (layout.width() * layout.height());
+        for me in 0..3 {
+            let walk = Evaluator::new().space_of(&graph, &game, me, true);
+            let walls = 4 * walk.bound as i32 - walk.edges as i32;
+            assert!(walls > 0, "rider {me}: the board's edges and the rocks");
+            let plain = Evaluator::with_weights(Weights { ffa_wall: 0, ..Weights::DEFAULT }).own(&graph, &game, me);
+            let cell = Weights::DEFAULT.cell;
+            assert_eq!(plain, walk.bound as i32 * cell + walk.edges as i32 * Weights::DEFAULT.ffa_edge);
+            let charged = Evaluator::new().own(&graph, &game, me);
+            assert_eq!(charged, plain - Weights::DEFAULT.ffa_wall * walls, "rider {me}: charged by default");
+            for k in [1, 7] {
+                let with = |opening: u32| {
+                    let weights = Weights { ffa_wall: k, opening: opening as i32, ..Weights::DEFAULT };
+                    Evaluator::with_weights(weights).own(&graph, &game, me)
+                };
+                // In the opening the walls count; past it, not at all.
+                assert_eq!(with(open) - plain, -k * walls, "rider {me}");
+                assert_eq!(with(open + 1), plain, "rider {me}");
             }
         }
     }

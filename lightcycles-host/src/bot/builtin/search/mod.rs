@@ -134,7 +134,7 @@ const MAX_MS: u64 = 86_400_000;
 
 /// The weight options of `builtin:search`, their ranges, and where each
 /// goes: what `lightcycles tune` can tune in the built-in bot.
-pub const WEIGHT_OPTIONS: [(&str, i32, i32); 12] = [
+pub const WEIGHT_OPTIONS: [(&str, i32, i32); 13] = [
     ("cell", 0, 10_000),
     ("separated_cell", 0, 10_000),
     ("separated_bonus", 0, 100_000),
@@ -146,6 +146,7 @@ pub const WEIGHT_OPTIONS: [(&str, i32, i32); 12] = [
     ("ffa_edge", 0, 10_000),
     ("contempt", 0, 100_000),
     ("wall", 0, 10_000),
+    ("ffa_wall", 0, 10_000),
     ("opening", 0, 100),
 ];
 
@@ -162,6 +163,7 @@ fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
         "ffa_edge" => Some(&mut weights.ffa_edge),
         "contempt" => Some(&mut weights.contempt),
         "wall" => Some(&mut weights.wall),
+        "ffa_wall" => Some(&mut weights.ffa_wall),
         "opening" => Some(&mut weights.opening),
         _ => None,
     }
@@ -256,7 +258,7 @@ impl SearchOptions {
             } else {
                 return Err(format!(
                     "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
-                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N, contempt=N, wall=N and opening=PCT"
+                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N, contempt=N, wall=N, ffa_wall=N and opening=PCT"
                 ));
             }
         }
@@ -755,6 +757,7 @@ mod tests {
             ffa_edge: 2 * w.ffa_edge,
             contempt: 2 * w.contempt,
             wall: 2 * w.wall,
+            ffa_wall: 2 * w.ffa_wall,
             opening: w.opening,
         };
         let mut tuned = Evaluator::with_weights(doubled);

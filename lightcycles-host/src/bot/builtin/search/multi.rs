@@ -13,11 +13,12 @@
 //!   otherwise the first safe turn), enough to keep them in the picture
 //!   without branching on them.
 //!
-//! Positions are valued by our chamber-bounded Voronoi space alone, and
-//! the edges of the chambers our walk takes (`ffa_edge=N`; with
-//! `value=lead`, less the largest space of any other rider, no edges); the
-//! end of our own ride is a loss counted in ticks (later is better), being
-//! the last rider a win. Moves are applied together with the engine's
+//! Positions are valued by our chamber-bounded Voronoi space alone, the
+//! edges of the chambers our walk takes (`ffa_edge=N`) and, in the
+//! opening, the walls beside them (`ffa_wall=N`, a cost); with
+//! `value=lead`, less the largest space of any other rider, no edges or
+//! walls. The end of our own ride is a loss counted in ticks (later is
+//! better), being the last rider a win. Moves are applied together with the engine's
 //! `step`, as in the game.
 
 use lightcycles_core::space::{safe_moves, safe_moves_or_straight};
@@ -261,11 +262,7 @@ impl Paranoid {
                 self.eval.value(false, self.spaces[self.me], rival.unwrap_or(0))
             }
             // Only our own walk counts: the others' are not measured.
-            FfaValue::Own => {
-                let w = self.eval.weights();
-                let walk = self.eval.space_of(graph, game, self.me, w.ffa_edge != 0);
-                self.eval.value(false, walk.bound, 0).saturating_add((walk.edges as i32).saturating_mul(w.ffa_edge))
-            }
+            FfaValue::Own => self.eval.own(graph, game, self.me),
         }
     }
 }
