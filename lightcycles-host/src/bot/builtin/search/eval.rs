@@ -82,10 +82,10 @@ pub const OPENING: i32 = 75;
 /// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`],
 /// [`SEPARATED_BONUS`], [`EDGE`], [`CHAMBER_EDGE`], [`SECURE`],
 /// [`SECURE_BY`], [`FRONT`], [`FFA_EDGE`], [`CONTEMPT`], [`WALL`],
-/// [`FFA_WALL`] and [`OPENING`] by default; `builtin:search:cell=N`, `separated_cell=N`,
-/// `separated_bonus=N`, `edge=N`, `chamber_edge=N`, `secure=N`,
-/// `secure_by=K`, `front=0|1`, `ffa_edge=N`, `contempt=N`, `wall=N`, `ffa_wall=N` and
-/// `opening=PCT` change them (for tuning:
+/// [`FFA_WALL`] and [`OPENING`] by default; `builtin:search:cell=N`,
+/// `separated_cell=N`, `separated_bonus=N`, `edge=N`, `chamber_edge=N`,
+/// `secure=N`, `secure_by=K`, `front=0|1`, `ffa_edge=N`, `contempt=N`,
+/// `wall=N`, `ffa_wall=N` and `opening=PCT` change them (for tuning:
 /// `lightcycles tune`, docs/tuning.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Weights {
@@ -130,8 +130,8 @@ pub struct Weights {
     /// [`Weights::wall`] for three riders or more, when the paranoid
     /// search values our own space (`value=own`) ([`FFA_WALL`]).
     pub ffa_wall: i32,
-    /// The opening, for `wall` and `ffa_wall`: while at least this percentage of the
-    /// board's cells is free.
+    /// The opening, for `wall` and `ffa_wall`: while at least this
+    /// percentage of the board's cells is free.
     pub opening: i32,
 }
 
@@ -161,21 +161,13 @@ impl Weights {
         self.chamber_edge != 0 || self.wall != 0
     }
 
-    /// Whether `wall` counts in a position of `game` whose free cells
-    /// are the words `free`: it is on, and the opening lasts (the cells
-    /// are counted only then).
-    fn in_opening(&self, free: &[u64], game: &FastGame) -> bool {
-        if self.wall == 0 {
-            return false;
-        }
-        let open: u64 = free.iter().map(|word| word.count_ones() as u64).sum();
-        self.opening_lasts(open, game)
-    }
-
-    /// Whether `open` free cells of `game`'s board are still the opening.
-    fn opening_lasts(&self, open: u64, game: &FastGame) -> bool {
+    /// Whether `game` is still in the opening, for `wall` and `ffa_wall`:
+    /// at least `opening` % of its cells free (the solid plane has no bit
+    /// off the board). Callers ask only when their weight is on.
+    fn in_opening(&self, game: &FastGame) -> bool {
+        let solid: u64 = game.solid().iter().map(|word| word.count_ones() as u64).sum();
         let cells = game.layout().width() as u64 * game.layout().height() as u64;
-        open * 100 >= cells * self.opening.max(0) as u64
+        (cells - solid) * 100 >= cells * self.opening.max(0) as u64
     }
 }
 
@@ -338,7 +330,7 @@ impl Evaluator {
         let (mine, theirs) = (mine.bound, theirs.bound);
         let (mut edges, mut secure, mut walls) = (0, 0, 0);
         if let Some(free) = &free {
-            if w.in_opening(&free[..h], game) {
+            if w.wall != 0 && w.in_opening(game) {
                 walls = walls_beside(mine, theirs, chamber_edges);
             }
             if self.weights.edge != 0 {
@@ -392,7 +384,7 @@ impl Evaluator {
         let (mine, theirs) = (mine.bound, theirs.bound);
         let mut value = self.value(false, mine, theirs);
         value = value.saturating_add(chamber_edges.saturating_mul(w.chamber_edge));
-        if w.in_opening(&self.free, game) {
+        if w.wall != 0 && w.in_opening(game) {
             value = value.saturating_sub(walls_beside(mine, theirs, chamber_edges).saturating_mul(w.wall));
         }
         if w.edge != 0 {
@@ -440,12 +432,7 @@ impl Evaluator {
         let w = self.weights;
         let walk = self.space_of(graph, game, id, w.ffa_edge != 0 || w.ffa_wall != 0);
         let value = self.value(false, walk.bound, 0).saturating_add((walk.edges as i32).saturating_mul(w.ffa_edge));
-        if w.ffa_wall == 0 {
-            return value;
-        }
-        let solid: u64 = game.solid().iter().map(|word| word.count_ones() as u64).sum();
-        let cells = game.layout().width() as u64 * game.layout().height() as u64;
-        if !w.opening_lasts(cells - solid, game) {
+        if w.ffa_wall == 0 || !w.in_opening(game) {
             return value;
         }
         value.saturating_sub(walls_beside(walk.bound, 0, walk.edges as i32).saturating_mul(w.ffa_wall))

@@ -18,8 +18,8 @@
 //! opening, the walls beside them (`ffa_wall=N`, a cost); with
 //! `value=lead`, less the largest space of any other rider, no edges or
 //! walls. The end of our own ride is a loss counted in ticks (later is
-//! better), being the last rider a win. Moves are applied together with the engine's
-//! `step`, as in the game.
+//! better), being the last rider a win. Moves are applied together with
+//! the engine's `step`, as in the game.
 
 use lightcycles_core::space::{safe_moves, safe_moves_or_straight};
 use lightcycles_core::{Action, Dir, Engine, FastGame, Pos};
