@@ -161,9 +161,16 @@ impl Weights {
         self.chamber_edge != 0 || self.wall != 0
     }
 
-    /// Whether `game` is still in the opening, for `wall` and `ffa_wall`:
-    /// at least `opening` % of its cells free (the solid plane has no bit
-    /// off the board). Callers ask only when their weight is on.
+    /// Whether a wall weight (`wall` in the duel, `ffa_wall` in the
+    /// free-for-all) charges its walls at `game`: the weight is on and the
+    /// game still in the opening. The one test of both leaves, so the
+    /// opening is counted only when a weight needs it.
+    fn charges_walls(&self, weight: i32, game: &FastGame) -> bool {
+        weight != 0 && self.in_opening(game)
+    }
+
+    /// Whether `game` is still in the opening: at least `opening` % of its
+    /// cells free (the solid plane has no bit off the board).
     fn in_opening(&self, game: &FastGame) -> bool {
         let solid: u64 = game.solid().iter().map(|word| word.count_ones() as u64).sum();
         let cells = game.layout().width() as u64 * game.layout().height() as u64;
@@ -330,7 +337,7 @@ impl Evaluator {
         let (mine, theirs) = (mine.bound, theirs.bound);
         let (mut edges, mut secure, mut walls) = (0, 0, 0);
         if let Some(free) = &free {
-            if w.wall != 0 && w.in_opening(game) {
+            if w.charges_walls(w.wall, game) {
                 walls = walls_beside(mine, theirs, chamber_edges);
             }
             if self.weights.edge != 0 {
@@ -384,7 +391,7 @@ impl Evaluator {
         let (mine, theirs) = (mine.bound, theirs.bound);
         let mut value = self.value(false, mine, theirs);
         value = value.saturating_add(chamber_edges.saturating_mul(w.chamber_edge));
-        if w.wall != 0 && w.in_opening(game) {
+        if w.charges_walls(w.wall, game) {
             value = value.saturating_sub(walls_beside(mine, theirs, chamber_edges).saturating_mul(w.wall));
         }
         if w.edge != 0 {
@@ -432,7 +439,7 @@ impl Evaluator {
         let w = self.weights;
         let walk = self.space_of(graph, game, id, w.ffa_edge != 0 || w.ffa_wall != 0);
         let value = self.value(false, walk.bound, 0).saturating_add((walk.edges as i32).saturating_mul(w.ffa_edge));
-        if w.ffa_wall == 0 || !w.in_opening(game) {
+        if !w.charges_walls(w.ffa_wall, game) {
             return value;
         }
         value.saturating_sub(walls_beside(walk.bound, 0, walk.edges as i32).saturating_mul(w.ffa_wall))
