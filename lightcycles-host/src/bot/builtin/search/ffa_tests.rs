@@ -285,7 +285,7 @@ fn value_own_counts_our_space_alone_and_is_the_default() {
         assert!(safe_moves(&game, 0).contains(decision.dir), "{v:?}: {decision:?}");
         decision.value
     };
-    let cells_only = Weights { ffa_edge: 0, ffa_wall: 0, ..Weights::DEFAULT };
+    let cells_only = Weights { ffa_edge: 0, ffa_wall: 0, ffa_rival: 0, ..Weights::DEFAULT };
     let (lead, own) = (value(FfaValue::Lead, cells_only), value(FfaValue::Own, cells_only));
     let cell = Weights::DEFAULT.cell;
     assert!(lead < -100 * cell, "behind C's room by over 100 cells: {lead}");
@@ -293,7 +293,14 @@ fn value_own_counts_our_space_alone_and_is_the_default() {
     // The edges of our walked chambers count on top of the cells, by
     // default, and only with `value=own`.
     assert_ne!(Weights::DEFAULT.ffa_edge, 0);
-    let with_edges = value(FfaValue::Own, Weights { ffa_wall: 0, ..Weights::DEFAULT });
+    let with_edges = value(FfaValue::Own, Weights { ffa_wall: 0, ffa_rival: 0, ..Weights::DEFAULT });
     assert!(with_edges > own + 20 * Weights::DEFAULT.ffa_edge, "{with_edges} against {own} without edges");
     assert_eq!(value(FfaValue::Lead, Weights::DEFAULT), lead);
+    // By default half of the nearest rival's own value (B, who shares the
+    // top) is taken from ours: less than ours alone, more than our lead
+    // over C, whose room is not counted.
+    assert_ne!(Weights::DEFAULT.ffa_rival, 0);
+    let against_b = value(FfaValue::Own, Weights { ffa_wall: 0, ..Weights::DEFAULT });
+    assert!(against_b < with_edges - 10 * cell, "{against_b} against {with_edges} alone");
+    assert!(against_b > lead, "{against_b} against {lead}");
 }

@@ -134,7 +134,7 @@ const MAX_MS: u64 = 86_400_000;
 
 /// The weight options of `builtin:search`, their ranges, and where each
 /// goes: what `lightcycles tune` can tune in the built-in bot.
-pub const WEIGHT_OPTIONS: [(&str, i32, i32); 13] = [
+pub const WEIGHT_OPTIONS: [(&str, i32, i32); 14] = [
     ("cell", 0, 10_000),
     ("separated_cell", 0, 10_000),
     ("separated_bonus", 0, 100_000),
@@ -148,6 +148,7 @@ pub const WEIGHT_OPTIONS: [(&str, i32, i32); 13] = [
     ("wall", 0, 10_000),
     ("ffa_wall", 0, 10_000),
     ("opening", 0, 100),
+    ("ffa_rival", 0, 100),
 ];
 
 fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
@@ -165,6 +166,7 @@ fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
         "wall" => Some(&mut weights.wall),
         "ffa_wall" => Some(&mut weights.ffa_wall),
         "opening" => Some(&mut weights.opening),
+        "ffa_rival" => Some(&mut weights.ffa_rival),
         _ => None,
     }
 }
@@ -258,7 +260,7 @@ impl SearchOptions {
             } else {
                 return Err(format!(
                     "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
-                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N, contempt=N, wall=N, ffa_wall=N and opening=PCT"
+                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N, contempt=N, wall=N, ffa_wall=N, opening=PCT and ffa_rival=PCT"
                 ));
             }
         }
@@ -605,6 +607,7 @@ mod tests {
             ":ms=45:extend=0",
             ":nodes=500:deepen=60:extend=4",
             ":nodes=50:stats:trace",
+            ":nodes=500:ffa_rival=0",
             // Every weight, in the order of `WEIGHT_OPTIONS`.
             ":cell=20:separated_cell=30:separated_bonus=300:edge=2:chamber_edge=8:secure=4:secure_by=2:front=1:ffa_edge=4:contempt=16",
         ] {
@@ -759,6 +762,7 @@ mod tests {
             wall: 2 * w.wall,
             ffa_wall: 2 * w.ffa_wall,
             opening: w.opening,
+            ffa_rival: w.ffa_rival,
         };
         let mut tuned = Evaluator::with_weights(doubled);
         let (d, t) = (Evaluator::new().duel(&graph, &game, 0, 1), tuned.duel(&graph, &game, 0, 1));

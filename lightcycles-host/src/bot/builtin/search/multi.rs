@@ -13,11 +13,12 @@
 //!   otherwise the first safe turn), enough to keep them in the picture
 //!   without branching on them.
 //!
-//! Positions are valued by our chamber-bounded Voronoi space alone, the
-//! edges of the chambers our walk takes (`ffa_edge=N`) and, in the
-//! opening, the walls beside them (`ffa_wall=N`, a cost); with
-//! `value=lead`, less the largest space of any other rider, no edges or
-//! walls. The end of our own ride is a loss counted in ticks (later is
+//! Positions are valued by our chamber-bounded Voronoi space, the edges
+//! of the chambers our walk takes (`ffa_edge=N`) and, in the opening, the
+//! walls beside them (`ffa_wall=N`, a cost), less a share of the same
+//! value of the nearest searched rider (`ffa_rival=PCT`, half by default:
+//! the rider who can shut us out of our room); with `value=lead`, our
+//! space less the largest space of any other rider, no edges or walls. The end of our own ride is a loss counted in ticks (later is
 //! better), being the last rider a win. Moves are applied together with
 //! the engine's `step`, as in the game.
 
@@ -68,8 +69,10 @@ pub enum FfaValue {
     /// Our chamber-bounded space less the largest of any other rider's:
     /// the last rider wins, so a rival's room counts against ours.
     Lead,
-    /// Our chamber-bounded space alone: grow our own room and leave the
-    /// others to each other. The default: with `near=1` it won 30.4 % of
+    /// Our chamber-bounded space, less `ffa_rival` % of the nearest
+    /// searched rider's (half by default; alone with `ffa_rival=0`): grow
+    /// our own room and leave the others farther off to each other. The
+    /// default: with `near=1` it won 30.4 % of
     /// 480 free-for-alls against three copies of the bot of commit
     /// 19e900b, where `lead` against the two nearest won 19.8 %
     /// (docs/search-bot.md).
@@ -261,7 +264,10 @@ impl Paranoid {
                 let rival = (0..game.num_players()).filter(|&p| p != self.me).map(|p| self.spaces[p]).max();
                 self.eval.value(false, self.spaces[self.me], rival.unwrap_or(0))
             }
-            // Only our own walk counts: the others' are not measured.
+            // Our own walk, less a share of the nearest rivals' (ffa_rival).
+            FfaValue::Own if self.eval.weights().ffa_rival != 0 => {
+                self.eval.own_against(graph, game, self.me, &self.near)
+            }
             FfaValue::Own => self.eval.own(graph, game, self.me),
         }
     }
