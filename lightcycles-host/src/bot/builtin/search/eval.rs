@@ -455,11 +455,14 @@ impl Evaluator {
         self.own_value(game, walk)
     }
 
-    /// For three players or more, `value=own` with `ffa_rival`: `me`'s
-    /// [`Evaluator::own`] less `ffa_rival` % of the largest such value
-    /// among the `rivals` still riding, all walked in one Voronoi split.
+    /// For three players or more, `value=own`: `me`'s [`Evaluator::own`]
+    /// less `ffa_rival` % of the largest such value among the `rivals`
+    /// still riding, all walked in one Voronoi split (with `ffa_rival=0`,
+    /// [`Evaluator::own`] alone, the rivals not walked).
     pub fn own_against(&mut self, graph: &CellGraph, game: &FastGame, me: usize, rivals: &[usize]) -> i32 {
         let w = self.weights;
+        // At 0 the rivals are not walked: our own value alone.
+        let rivals = if w.ffa_rival == 0 { &[][..] } else { rivals };
         let mut ids = [me; MAX_PLAYERS];
         let mut n = 1;
         for &p in rivals.iter().filter(|&&p| p != me && game.is_alive(p)) {
@@ -874,26 +877,30 @@ mod tests {
         }
     }
 
+    /// Three riders who can all meet on a 16 × 16 board with a rock here
+    /// and there, for the free-for-all leaf's tests.
+    const THREE_RIDERS_AMONG_ROCKS: [&str; 16] = [
+        "A..........#....", //
+        "....#...........", //
+        "..........B.....", //
+        "......#.........", //
+        ".#..........#...", //
+        ".......#........", //
+        "...C............", //
+        "..........#.....", //
+        "................", //
+        "....#...........", //
+        "................", //
+        ".........#......", //
+        "................", //
+        "..#.............", //
+        "...........#....", //
+        "................", //
+    ];
+
     #[test]
     fn the_ffa_wall_weight_takes_its_value_for_each_wall_beside_our_walked_chambers_in_the_opening() {
-        let game = drawn_game(&[
-            "A..........#....", //
-            "....#...........", //
-            "..........B.....", //
-            "......#.........", //
-            ".#..........#...", //
-            ".......#........", //
-            "...C............", //
-            "..........#.....", //
-            "................", //
-            "....#...........", //
-            "................", //
-            ".........#......", //
-            "................", //
-            "..#.............", //
-            "...........#....", //
-            "................", //
-        ]);
+        let game = drawn_game(&THREE_RIDERS_AMONG_ROCKS);
         let graph = CellGraph::new(game.layout());
         let layout = game.layout();
         let solid: u32 = game.solid().iter().map(|w| w.count_ones()).sum();
@@ -921,24 +928,7 @@ mod tests {
 
     #[test]
     fn the_ffa_rival_weight_takes_its_share_of_the_largest_rivals_own_value() {
-        let mut game = drawn_game(&[
-            "A..........#....", //
-            "....#...........", //
-            "..........B.....", //
-            "......#.........", //
-            ".#..........#...", //
-            ".......#........", //
-            "...C............", //
-            "..........#.....", //
-            "................", //
-            "....#...........", //
-            "................", //
-            ".........#......", //
-            "................", //
-            "..#.............", //
-            "...........#....", //
-            "................", //
-        ]);
+        let mut game = drawn_game(&THREE_RIDERS_AMONG_ROCKS);
         let graph = CellGraph::new(game.layout());
         for pct in [0, 1, 50, 100] {
             let mut eval = Evaluator::with_weights(Weights { ffa_rival: pct, ..Weights::DEFAULT });

@@ -18,7 +18,8 @@
 //! walls beside them (`ffa_wall=N`, a cost), less a share of the same
 //! value of the nearest searched rider (`ffa_rival=PCT`, half by default:
 //! the rider who can shut us out of our room); with `value=lead`, our
-//! space less the largest space of any other rider, no edges or walls. The end of our own ride is a loss counted in ticks (later is
+//! space less the largest space of any other rider, no edges or walls.
+//! The end of our own ride is a loss counted in ticks (later is
 //! better), being the last rider a win. Moves are applied together with
 //! the engine's `step`, as in the game.
 
@@ -265,10 +266,7 @@ impl Paranoid {
                 self.eval.value(false, self.spaces[self.me], rival.unwrap_or(0))
             }
             // Our own walk, less a share of the nearest rivals' (ffa_rival).
-            FfaValue::Own if self.eval.weights().ffa_rival != 0 => {
-                self.eval.own_against(graph, game, self.me, &self.near)
-            }
-            FfaValue::Own => self.eval.own(graph, game, self.me),
+            FfaValue::Own => self.eval.own_against(graph, game, self.me, &self.near),
         }
     }
 }
