@@ -257,6 +257,27 @@ fn near_sets_how_many_riders_are_searched_move_by_move() {
 }
 
 #[test]
+fn an_option_the_chosen_search_ignores_is_an_error() {
+    // value= is the paranoid search's leaf, near= the riders paranoid and
+    // MaxN search: given to a search that reads neither, they would change
+    // nothing, so the spec is refused and the message names both sides.
+    for (spec, names) in [
+        (":ffa=maxn:value=own", ["value=own", "ffa=maxn"]),
+        (":value=lead:ffa=mcts", ["value=lead", "ffa=mcts"]),
+        (":ffa=mcts:near=2", ["near=2", "ffa=mcts"]),
+        (":near=1:nodes=9:ffa=mcts", ["near=1", "ffa=mcts"]),
+    ] {
+        let e = SearchOptions::parse(spec).unwrap_err();
+        assert!(names.iter().all(|n| e.contains(n)), "{spec}: {e}");
+    }
+    // The searches that read them take them, in any order.
+    for spec in [":value=lead:ffa=paranoid", ":ffa=maxn:near=2", ":near=3:ffa=paranoid:value=own"] {
+        assert!(SearchOptions::parse(spec).is_ok(), "{spec}");
+    }
+    assert_eq!(SearchOptions::parse(":ffa=maxn:near=2").unwrap().near, 2);
+}
+
+#[test]
 fn value_own_counts_our_space_alone_and_is_the_default() {
     assert_eq!(SearchOptions::default().value, FfaValue::Own);
     assert_eq!(SearchOptions::parse(":value=own").unwrap(), SearchOptions::default());

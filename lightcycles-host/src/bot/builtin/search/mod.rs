@@ -198,6 +198,9 @@ impl SearchOptions {
         let Some(list) = text.strip_prefix(':') else {
             return Err(format!("expected ':' after builtin:search, found {text:?}"));
         };
+        // Options that only some free-for-all searches read, given: an
+        // option the chosen search would ignore is an error, not a no-op.
+        let (mut value_given, mut near_given) = (false, false);
         for option in list.split(':') {
             if option == "stats" {
                 options.stats = true;
@@ -238,11 +241,13 @@ impl SearchOptions {
                     Some(value) => options.value = value,
                     None => return Err(format!("value={name}: expected own or lead")),
                 }
+                value_given = true;
             } else if let Some(n) = option.strip_prefix("near=") {
                 match n.parse::<usize>() {
                     Ok(n) if (1..=multi::MAX_NEAR).contains(&n) => options.near = n,
                     _ => return Err(format!("near={n}: expected a number of riders, 1 to {}", multi::MAX_NEAR)),
                 }
+                near_given = true;
             } else if let Some(name) = option.strip_prefix("ffa=") {
                 match Ffa::from_name(name) {
                     Some(ffa) => options.ffa = ffa,
@@ -263,6 +268,19 @@ impl SearchOptions {
                      cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N, contempt=N, wall=N, ffa_wall=N, opening=PCT and ffa_rival=PCT"
                 ));
             }
+        }
+        if value_given && options.ffa != Ffa::Paranoid {
+            return Err(format!(
+                "value={} sets what ffa=paranoid values; ffa={} values each rider's space against the largest other's",
+                options.value.name(),
+                options.ffa.name()
+            ));
+        }
+        if near_given && options.ffa == Ffa::Mcts {
+            return Err(format!(
+                "near={} sets the riders ffa=paranoid and ffa=maxn search move by move; ffa=mcts searches every rider",
+                options.near
+            ));
         }
         Ok(options)
     }
