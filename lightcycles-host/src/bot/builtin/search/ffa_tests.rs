@@ -325,3 +325,39 @@ fn value_own_counts_our_space_alone_and_is_the_default() {
     assert!(against_b < with_edges - 10 * cell, "{against_b} against {with_edges} alone");
     assert!(against_b > lead, "{against_b} against {lead}");
 }
+
+/// Options, valid and not, that a spec of the search may string together.
+const OPTION_WORDS: [&str; 16] = [
+    "nodes=40",
+    "stats",
+    "ffa=paranoid",
+    "ffa=maxn",
+    "ffa=mcts",
+    "ffa=brs",
+    "near=1",
+    "near=3",
+    "near=9",
+    "value=own",
+    "value=lead",
+    "cell=20",
+    "ffa_rival=0",
+    "ffa_rival=101",
+    "deepen=50",
+    "",
+];
+
+proptest::proptest! {
+    /// Any string of options parses or is refused, never panics; what
+    /// parses prints as a spec that parses back to the same options, and
+    /// never holds an option its search would ignore.
+    #[test]
+    fn accepted_options_print_and_parse_back_alike(words in proptest::collection::vec(0..OPTION_WORDS.len(), 1..7)) {
+        let text: String = words.iter().map(|&i| format!(":{}", OPTION_WORDS[i])).collect();
+        if let Ok(options) = SearchOptions::parse(&text) {
+            proptest::prop_assert_eq!(SearchOptions::parse(&options.to_string()), Ok(options), "{}", text);
+            let given = |prefix: &str| words.iter().any(|&i| OPTION_WORDS[i].starts_with(prefix));
+            proptest::prop_assert!(!given("value=") || options.ffa == Ffa::Paranoid, "{}", text);
+            proptest::prop_assert!(!given("near=") || options.ffa != Ffa::Mcts, "{}", text);
+        }
+    }
+}
