@@ -17,10 +17,11 @@
 //! Replies that cut a branch off are tried first at the same depth
 //! elsewhere (killer replies).
 //!
-//! A position at the horizon whose heads are within [`CLOSE`] moves of
-//! each other is searched a tick further (up to `extend` ticks on one
-//! line): there the next tick can bring a head-on or a cut that the
-//! evaluation, a count of cells, cannot see.
+//! A position at the horizon whose heads are within `extend_within`
+//! moves of each other ([`CLOSE`] by default) is searched a tick further
+//! (up to `extend` ticks on one line): there the next ticks can bring a
+//! head-on, a swap or a cut that the evaluation, a count of cells, cannot
+//! see.
 
 use lightcycles_core::space::{safe_moves, safe_moves_or_straight};
 use lightcycles_core::{Action, Dir, DirSet, Engine, FastGame};
@@ -45,8 +46,21 @@ pub const EXTEND: u32 = 2;
 pub const MAX_EXTEND: u32 = 8;
 
 /// Heads this many moves apart or fewer (Manhattan distance) make a
-/// position at the horizon worth a tick more.
-pub const CLOSE: u32 = 2;
+/// position at the horizon worth a tick more, by default
+/// (`builtin:search:extend_within=D`).
+///
+/// Both heads move a cell a tick, so the parity of the moves between
+/// them never changes in a game: on a seeded two-player board it is the
+/// parity of `W + H` (the starts are turned 180° about the centre). With
+/// heads an even number apart, 3 extends what 2 does; with an odd
+/// number (a map file, or `W + H` odd) 2 would extend only heads side by
+/// side, where 3 also takes heads two ticks from a swap. On the 2010 map
+/// `duel-small` (heads side by side at the start) 3 won 15 of 16 games
+/// against a1k0n's bot, where 2 won 1 of 32 (docs/search-bot.md).
+pub const CLOSE: u32 = 3;
+
+/// The widest `extend_within=D`.
+pub const MAX_CLOSE: u32 = 16;
 
 /// What the search decided at the root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,6 +91,8 @@ pub struct Duel {
     extend: u32,
     /// The ticks the line being searched has gone past it so far.
     extended: u32,
+    /// Heads at most this many moves apart at the horizon extend a line.
+    within: u32,
 }
 
 impl Duel {
@@ -106,6 +122,7 @@ impl Duel {
             killers: vec![None; MAX_DEPTH + 2],
             extend: EXTEND,
             extended: 0,
+            within: CLOSE,
         }
     }
 
@@ -113,6 +130,12 @@ impl Duel {
     /// are close (0: never; at most [`MAX_EXTEND`]).
     pub fn with_extend(mut self, ticks: u32) -> Duel {
         self.extend = ticks.min(MAX_EXTEND);
+        self
+    }
+
+    /// Counts heads at most `moves` apart as close (at most [`MAX_CLOSE`]).
+    pub fn with_extend_within(mut self, moves: u32) -> Duel {
+        self.within = moves.min(MAX_CLOSE);
         self
     }
 
@@ -185,7 +208,10 @@ impl Duel {
                 game_end(child, self.me, ply as u32 + 1, self.eval.weights().contempt)
             } else if depth > 1 {
                 self.choice(graph, ply + 1, depth - 1, alpha, beta, budget)
-            } else if self.extended < self.extend && ply + 2 < MAX_DEPTH && close(child, self.me, self.other) {
+            } else if self.extended < self.extend
+                && ply + 2 < MAX_DEPTH
+                && close(child, self.me, self.other, self.within)
+            {
                 self.extended += 1;
                 let v = self.choice(graph, ply + 1, 1, alpha, beta, budget);
                 self.extended -= 1;
@@ -277,9 +303,9 @@ impl RootSearch for Duel {
     }
 }
 
-/// Whether the heads of `a` and `b` are at most [`CLOSE`] moves apart.
-fn close(game: &FastGame, a: usize, b: usize) -> bool {
-    manhattan(game.head(a), game.head(b)) <= CLOSE
+/// Whether the heads of `a` and `b` are at most `within` moves apart.
+fn close(game: &FastGame, a: usize, b: usize, within: u32) -> bool {
+    manhattan(game.head(a), game.head(b)) <= within
 }
 
 /// Writes `moves` into `out`, `first` (when among them) before the others;
@@ -378,9 +404,14 @@ mod tests {
     /// Our root move `mine` searched `depth` ticks deep with a full window,
     /// a line going at most `extend` ticks past the horizon; and the nodes.
     fn searched(rows: &[&str], mine: Dir, depth: u32, extend: u32) -> (i32, u64) {
+        searched_within(rows, mine, depth, extend, CLOSE)
+    }
+
+    /// [`searched`], heads counted close up to `within` moves apart.
+    fn searched_within(rows: &[&str], mine: Dir, depth: u32, extend: u32, within: u32) -> (i32, u64) {
         let game = drawn_game(rows);
         let graph = CellGraph::new(game.layout());
-        let mut duel = Duel::new(&graph, 2, 0, 1, 10).with_extend(extend);
+        let mut duel = Duel::new(&graph, 2, 0, 1, 10).with_extend(extend).with_extend_within(within);
         duel.set_root(&graph, &game);
         let mut budget = Budget::nodes(u64::MAX);
         let v = duel.root_move(&graph, mine, depth, -WIN - 1, &mut budget);
@@ -408,6 +439,30 @@ mod tests {
         assert!(extended_nodes > plain_nodes);
         // Searched two ticks deep, the plain search sees it too.
         assert!(searched(&rows, Dir::E, 2, 0).0 > MATE);
+    }
+
+    #[test]
+    fn heads_an_odd_number_apart_are_close_within_three() {
+        // Player 1 must ride south into a dead end and crashes on tick 2.
+        // After our east on tick 1 the heads are 3 moves apart (an odd
+        // number: they started 5 apart), which 2 does not count as close.
+        let rows = [
+            "..#B####", //
+            "..#.####", //
+            "A.######", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+        ];
+        let (at_two, _) = searched_within(&rows, Dir::E, 1, 1, 2);
+        let (at_three, _) = searched_within(&rows, Dir::E, 1, 1, 3);
+        assert!(at_two.abs() < MATE, "within 2 the horizon is a leaf: {at_two}");
+        assert!(at_three > MATE, "within 3 the crash a tick later is seen: {at_three}");
+        assert_eq!(searched(&rows, Dir::E, 1, 1).0, at_three, "3 is the default");
+        let graph = CellGraph::new(drawn_game(&rows).layout());
+        assert_eq!(Duel::new(&graph, 2, 0, 1, 4).with_extend_within(99).within, MAX_CLOSE);
     }
 
     #[test]

@@ -327,7 +327,7 @@ fn value_own_counts_our_space_alone_and_is_the_default() {
 }
 
 /// Options, valid and not, that a spec of the search may string together.
-const OPTION_WORDS: [&str; 16] = [
+const OPTION_WORDS: [&str; 18] = [
     "nodes=40",
     "stats",
     "ffa=paranoid",
@@ -343,6 +343,8 @@ const OPTION_WORDS: [&str; 16] = [
     "ffa_rival=0",
     "ffa_rival=101",
     "deepen=50",
+    "extend_within=2",
+    "extend_within=0",
     "",
 ];
 

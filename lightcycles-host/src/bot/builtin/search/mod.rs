@@ -90,6 +90,9 @@ pub struct SearchOptions {
     /// `extend=N`: how many ticks the duel searches a line past its
     /// horizon while the heads are close (0 to 8; 2 by default).
     pub extend: u32,
+    /// `extend_within=D`: heads at most this many moves apart are close
+    /// (1 to 16; 3 by default).
+    pub extend_within: u32,
     /// The weights of the evaluation (`cell=N`, `separated_cell=N`,
     /// `separated_bonus=N`, `edge=N`).
     pub weights: Weights,
@@ -116,6 +119,7 @@ impl SearchOptions {
         margin: None,
         deepen: budget::WORTH_STARTING,
         extend: alphabeta::EXTEND,
+        extend_within: alphabeta::CLOSE,
         weights: Weights::DEFAULT,
         ffa: Ffa::Paranoid,
         near: multi::NEAR,
@@ -236,6 +240,16 @@ impl SearchOptions {
                     Ok(n) if n <= alphabeta::MAX_EXTEND => options.extend = n,
                     _ => return Err(format!("extend={n}: expected a number of ticks, 0 to {}", alphabeta::MAX_EXTEND)),
                 }
+            } else if let Some(d) = option.strip_prefix("extend_within=") {
+                match d.parse::<u32>() {
+                    Ok(d) if (1..=alphabeta::MAX_CLOSE).contains(&d) => options.extend_within = d,
+                    _ => {
+                        return Err(format!(
+                            "extend_within={d}: expected a number of moves, 1 to {}",
+                            alphabeta::MAX_CLOSE
+                        ))
+                    }
+                }
             } else if let Some(name) = option.strip_prefix("value=") {
                 match FfaValue::from_name(name) {
                     Some(value) => options.value = value,
@@ -264,7 +278,7 @@ impl SearchOptions {
                 }
             } else {
                 return Err(format!(
-                    "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
+                    "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, extend_within=D, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
                      cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N, contempt=N, wall=N, ffa_wall=N, opening=PCT and ffa_rival=PCT"
                 ));
             }
@@ -305,6 +319,9 @@ impl fmt::Display for SearchOptions {
         }
         if self.extend != alphabeta::EXTEND {
             write!(f, ":extend={}", self.extend)?;
+        }
+        if self.extend_within != alphabeta::CLOSE {
+            write!(f, ":extend_within={}", self.extend_within)?;
         }
         if self.stats {
             f.write_str(":stats")?;
@@ -450,7 +467,8 @@ impl SearchBot {
                 if !fits {
                     memory.duel = Some(
                         Duel::with_weights(graph, game.num_players(), me, other, TABLE_BITS, self.options.weights)
-                            .with_extend(self.options.extend),
+                            .with_extend(self.options.extend)
+                            .with_extend_within(self.options.extend_within),
                     );
                 }
                 let duel = memory.duel.as_mut().expect("made above");
@@ -624,6 +642,8 @@ mod tests {
             ":ms=45:deepen=60",
             ":ms=45:extend=0",
             ":nodes=500:deepen=60:extend=4",
+            ":ms=45:extend_within=2",
+            ":nodes=500:extend=4:extend_within=16",
             ":nodes=50:stats:trace",
             ":nodes=500:ffa_rival=0",
             // Every weight, in the order of `WEIGHT_OPTIONS`.
@@ -713,6 +733,18 @@ mod tests {
         for bad in [":extend=9", ":extend=-1", ":extend=x", ":extend="] {
             let e = SearchOptions::parse(bad).unwrap_err();
             assert!(e.starts_with(&bad[1..]) && e.contains("expected a number of ticks, 0 to 8"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn extend_within_takes_moves_and_3_is_the_default() {
+        assert_eq!(SearchOptions::parse(":extend_within=1").unwrap().extend_within, 1);
+        assert_eq!(SearchOptions::parse(":extend_within=16").unwrap().extend_within, 16);
+        assert_eq!(SearchOptions::parse(":extend_within=3").unwrap(), SearchOptions::default(), "3 is the default");
+        for bad in [":extend_within=0", ":extend_within=17", ":extend_within=-1", ":extend_within=x", ":extend_within="]
+        {
+            let e = SearchOptions::parse(bad).unwrap_err();
+            assert!(e.starts_with(&bad[1..]) && e.contains("expected a number of moves, 1 to 16"), "{bad}: {e}");
         }
     }
 
