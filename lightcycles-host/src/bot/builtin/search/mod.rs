@@ -40,6 +40,7 @@ mod ffa_tests;
 mod testing;
 
 use std::fmt;
+use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use lightcycles_core::{Dir, Engine, FastGame, SplitMix64};
@@ -136,6 +137,38 @@ impl Default for SearchOptions {
 /// The most milliseconds `ms=` and `margin=` take: a day, as every limit.
 const MAX_MS: u64 = 86_400_000;
 
+/// The options of `builtin:search` that take a bounded whole number: the
+/// name, what the number counts (for the error), the least and the most
+/// (`None`: no most).
+const NUMBER_OPTIONS: [(&str, &str, u64, Option<u64>); 8] = [
+    ("nodes", "a whole number of nodes", 1, None),
+    ("ms", "a whole number of milliseconds", 1, Some(MAX_MS)),
+    ("first_ms", "a whole number of milliseconds", 1, Some(MAX_MS)),
+    ("margin", "a whole number of milliseconds", 0, Some(MAX_MS)),
+    ("deepen", "a percentage", 0, Some(100)),
+    ("extend", "a number of ticks", 0, Some(alphabeta::MAX_EXTEND as u64)),
+    ("extend_within", "a number of moves", 1, Some(alphabeta::MAX_CLOSE as u64)),
+    ("near", "a number of riders", 1, Some(multi::MAX_NEAR as u64)),
+];
+
+/// `value` read as the whole number option `key` takes, or an error that
+/// names the option and says what it takes.
+fn bounded<T: FromStr + PartialOrd + fmt::Display>(
+    key: &str,
+    value: &str,
+    what: &str,
+    least: T,
+    most: Option<T>,
+) -> Result<T, String> {
+    match value.parse::<T>() {
+        Ok(n) if n >= least && !matches!(&most, Some(most) if n > *most) => Ok(n),
+        _ => Err(match most {
+            Some(most) => format!("{key}={value}: expected {what}, {least} to {most}"),
+            None => format!("{key}={value}: expected {what}, {least} or more"),
+        }),
+    }
+}
+
 /// The weight options of `builtin:search`, their ranges, and where each
 /// goes: what `lightcycles tune` can tune in the built-in bot.
 pub const WEIGHT_OPTIONS: [(&str, i32, i32); 14] = [
@@ -206,48 +239,27 @@ impl SearchOptions {
         // option the chosen search would ignore is an error, not a no-op.
         let (mut value_given, mut near_given) = (false, false);
         for option in list.split(':') {
+            let number = option
+                .split_once('=')
+                .and_then(|(key, value)| Some((key, value, NUMBER_OPTIONS.iter().find(|(name, ..)| *name == key)?)));
             if option == "stats" {
                 options.stats = true;
             } else if option == "trace" {
                 options.trace = true;
-            } else if let Some((key @ ("ms" | "first_ms" | "margin"), ms)) = option.split_once('=') {
-                let slot = match key {
-                    "ms" => &mut options.ms,
-                    "first_ms" => &mut options.first_ms,
-                    _ => &mut options.margin,
-                };
-                match ms.parse::<u64>() {
-                    Ok(ms) if ms <= MAX_MS && (key == "margin" || ms >= 1) => *slot = Some(ms),
+            } else if let Some((key, value, &(_, what, least, most))) = number {
+                let n = bounded(key, value, what, least, most)?;
+                // In its range, so each narrowing below is lossless.
+                match key {
+                    "nodes" => options.nodes = Some(n),
+                    "ms" => options.ms = Some(n),
+                    "first_ms" => options.first_ms = Some(n),
+                    "margin" => options.margin = Some(n),
+                    "deepen" => options.deepen = n as u32,
+                    "extend" => options.extend = n as u32,
+                    "extend_within" => options.extend_within = n as u32,
                     _ => {
-                        let least = if key == "margin" { 0 } else { 1 };
-                        return Err(format!(
-                            "{key}={ms}: expected a whole number of milliseconds, {least} to {MAX_MS}"
-                        ));
-                    }
-                }
-            } else if let Some(n) = option.strip_prefix("nodes=") {
-                match n.parse::<u64>() {
-                    Ok(n) if n >= 1 => options.nodes = Some(n),
-                    _ => return Err(format!("nodes={n}: expected a whole number of nodes, 1 or more")),
-                }
-            } else if let Some(p) = option.strip_prefix("deepen=") {
-                match p.parse::<u32>() {
-                    Ok(p) if p <= 100 => options.deepen = p,
-                    _ => return Err(format!("deepen={p}: expected a percentage, 0 to 100")),
-                }
-            } else if let Some(n) = option.strip_prefix("extend=") {
-                match n.parse::<u32>() {
-                    Ok(n) if n <= alphabeta::MAX_EXTEND => options.extend = n,
-                    _ => return Err(format!("extend={n}: expected a number of ticks, 0 to {}", alphabeta::MAX_EXTEND)),
-                }
-            } else if let Some(d) = option.strip_prefix("extend_within=") {
-                match d.parse::<u32>() {
-                    Ok(d) if (1..=alphabeta::MAX_CLOSE).contains(&d) => options.extend_within = d,
-                    _ => {
-                        return Err(format!(
-                            "extend_within={d}: expected a number of moves, 1 to {}",
-                            alphabeta::MAX_CLOSE
-                        ))
+                        options.near = n as usize;
+                        near_given = true;
                     }
                 }
             } else if let Some(name) = option.strip_prefix("value=") {
@@ -256,12 +268,6 @@ impl SearchOptions {
                     None => return Err(format!("value={name}: expected own or lead")),
                 }
                 value_given = true;
-            } else if let Some(n) = option.strip_prefix("near=") {
-                match n.parse::<usize>() {
-                    Ok(n) if (1..=multi::MAX_NEAR).contains(&n) => options.near = n,
-                    _ => return Err(format!("near={n}: expected a number of riders, 1 to {}", multi::MAX_NEAR)),
-                }
-                near_given = true;
             } else if let Some(name) = option.strip_prefix("ffa=") {
                 match Ffa::from_name(name) {
                     Some(ffa) => options.ffa = ffa,
@@ -271,11 +277,8 @@ impl SearchOptions {
                 option.split_once('=').filter(|(n, _)| weight(&options.weights, n).is_some())
             {
                 let &(_, min, max) = WEIGHT_OPTIONS.iter().find(|(n, _, _)| *n == name).expect("a weight option");
-                let slot = weight_mut(&mut options.weights, name).expect("a weight option");
-                match value.parse::<i32>() {
-                    Ok(v) if (min..=max).contains(&v) => *slot = v,
-                    _ => return Err(format!("{name}={value}: expected a whole number from {min} to {max}")),
-                }
+                let v = bounded(name, value, "a whole number", min, Some(max))?;
+                *weight_mut(&mut options.weights, name).expect("a weight option") = v;
             } else {
                 return Err(format!(
                     "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, extend_within=D, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
@@ -746,6 +749,30 @@ mod tests {
             let e = SearchOptions::parse(bad).unwrap_err();
             assert!(e.starts_with(&bad[1..]) && e.contains("expected a number of moves, 1 to 16"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn every_number_option_names_itself_and_its_range_when_refused() {
+        for (bad, error) in [
+            (":nodes=0", "nodes=0: expected a whole number of nodes, 1 or more"),
+            (":ms=0", "ms=0: expected a whole number of milliseconds, 1 to 86400000"),
+            (":first_ms=86400001", "first_ms=86400001: expected a whole number of milliseconds, 1 to 86400000"),
+            (":margin=-1", "margin=-1: expected a whole number of milliseconds, 0 to 86400000"),
+            (":deepen=", "deepen=: expected a percentage, 0 to 100"),
+            (":extend=x", "extend=x: expected a number of ticks, 0 to 8"),
+            (":extend_within=0", "extend_within=0: expected a number of moves, 1 to 16"),
+            (":near=4", "near=4: expected a number of riders, 1 to 3"),
+            (":cell=10001", "cell=10001: expected a whole number, 0 to 10000"),
+            (":front=2", "front=2: expected a whole number, 0 to 1"),
+        ] {
+            assert_eq!(SearchOptions::parse(bad).unwrap_err(), error);
+        }
+        // The ends of each range are taken.
+        let o = SearchOptions::parse(":nodes=18446744073709551615:margin=0:ms=86400000:near=3:front=1").unwrap();
+        assert_eq!(
+            (o.nodes, o.margin, o.ms, o.near, o.weights.front),
+            (Some(u64::MAX), Some(0), Some(86_400_000), 3, 1)
+        );
     }
 
     #[test]
