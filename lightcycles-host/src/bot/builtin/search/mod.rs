@@ -257,10 +257,11 @@ impl SearchOptions {
                     "deepen" => options.deepen = n as u32,
                     "extend" => options.extend = n as u32,
                     "extend_within" => options.extend_within = n as u32,
-                    _ => {
+                    "near" => {
                         options.near = n as usize;
                         near_given = true;
                     }
+                    _ => unreachable!("every entry of NUMBER_OPTIONS has its field here"),
                 }
             } else if let Some(name) = option.strip_prefix("value=") {
                 match FfaValue::from_name(name) {
@@ -773,6 +774,12 @@ mod tests {
             (o.nodes, o.margin, o.ms, o.near, o.weights.front),
             (Some(u64::MAX), Some(0), Some(86_400_000), 3, 1)
         );
+        // Each entry of the table reaches its own field: set to its most
+        // (or least, when it has no most), it prints under its own name.
+        for (name, _, least, most) in NUMBER_OPTIONS {
+            let text = format!(":{name}={}", most.unwrap_or(least));
+            assert_eq!(SearchOptions::parse(&text).unwrap().to_string(), text);
+        }
     }
 
     #[test]
