@@ -242,6 +242,9 @@ impl SearchOptions {
             let number = option
                 .split_once('=')
                 .and_then(|(key, value)| Some((key, value, NUMBER_OPTIONS.iter().find(|(name, ..)| *name == key)?)));
+            let weight_option = option
+                .split_once('=')
+                .and_then(|(key, value)| Some((key, value, WEIGHT_OPTIONS.iter().find(|(name, ..)| *name == key)?)));
             if option == "stats" {
                 options.stats = true;
             } else if option == "trace" {
@@ -274,12 +277,9 @@ impl SearchOptions {
                     Some(ffa) => options.ffa = ffa,
                     None => return Err(format!("ffa={name}: expected paranoid, maxn or mcts")),
                 }
-            } else if let Some((name, value)) =
-                option.split_once('=').filter(|(n, _)| weight(&options.weights, n).is_some())
-            {
-                let &(_, min, max) = WEIGHT_OPTIONS.iter().find(|(n, _, _)| *n == name).expect("a weight option");
-                let v = bounded(name, value, "a whole number", min, Some(max))?;
-                *weight_mut(&mut options.weights, name).expect("a weight option") = v;
+            } else if let Some((name, value, &(_, least, most))) = weight_option {
+                let v = bounded(name, value, "a whole number", least, Some(most))?;
+                *weight_mut(&mut options.weights, name).expect("every entry of WEIGHT_OPTIONS has its field") = v;
             } else {
                 return Err(format!(
                     "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, extend_within=D, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
@@ -812,6 +812,19 @@ mod tests {
         ] {
             let e = SearchOptions::parse(bad).unwrap_err();
             assert!(e.contains("expected a whole number") || e.contains("unknown option"), "{bad}: {e}");
+        }
+        // Each entry of the table, set to either end, lands in its own
+        // field and nowhere else, and is written back as given.
+        for (name, least, most) in WEIGHT_OPTIONS {
+            for v in [least, most] {
+                let o = SearchOptions::parse(&format!(":{name}={v}")).unwrap();
+                assert_eq!(weight(&o.weights, name), Some(v), "{name}={v}");
+                for (other, ..) in WEIGHT_OPTIONS.iter().filter(|(other, ..)| *other != name) {
+                    assert_eq!(weight(&o.weights, other), weight(&Weights::DEFAULT, other), "{name}={v} moved {other}");
+                }
+                let written = o.to_string();
+                assert_eq!(SearchOptions::parse(&written).unwrap(), o, "{name}={v} wrote {written:?}");
+            }
         }
     }
 
