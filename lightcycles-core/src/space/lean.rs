@@ -307,8 +307,57 @@ pub fn voronoi_cells(state: &SearchState, owned: &mut [Plane; MAX_PLAYERS]) -> V
             let (low, high) = owned.split_at_mut(b);
             pair(state, [a, b], [&mut low[a], &mut high[0]]).0
         }
-        _ => many(state, &living[..riders], owned),
+        _ => many(state, &living[..riders], [].iter(), owned),
     }
+}
+
+/// A cell a rider also sets out from in [`voronoi_cells_ahead`], `ahead`
+/// moves before the heads do: a place it has been, counted as if it could
+/// have gone another way from there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Start {
+    /// The rider's id.
+    pub id: usize,
+    /// The cell it sets out from (a solid one: a cell of its trail).
+    pub pos: Pos,
+    /// How many moves before the heads it sets out.
+    pub ahead: u32,
+}
+
+/// [`voronoi_cells`] where riders also set out from earlier cells of
+/// theirs, each `ahead` moves before the heads: a free cell goes to the
+/// rider that reaches it in strictly fewer moves than every other, from
+/// its head or from any of its `starts` (a cell `d` moves from a start
+/// `ahead` moves early is reached at `d - ahead`); cells reached first by
+/// several at once are ties. The paranoid search of three riders or more
+/// lets the riders it does not play set out from every cell they rode
+/// through in the ticks it searched, so that their guessed moves do not
+/// hand us the cells they could have taken. Starts of riders not living,
+/// off the board or on a free cell are left out; without any, this is
+/// [`voronoi_cells`].
+pub fn voronoi_cells_ahead(state: &SearchState, starts: &[Start], owned: &mut [Plane; MAX_PLAYERS]) -> Voronoi {
+    let (w, h) = (state.config().width, state.config().height);
+    let alive = state.alive_mask();
+    let counts = |s: &&Start| {
+        s.id < MAX_PLAYERS
+            && alive >> s.id & 1 != 0
+            && (s.pos.x as u32) < w
+            && (s.pos.y as u32) < h
+            && !state.cell_is_empty(s.pos)
+    };
+    if !starts.iter().any(|s| counts(&s)) {
+        return voronoi_cells(state, owned);
+    }
+    for plane in owned.iter_mut() {
+        plane[..h as usize].fill(0);
+    }
+    let mut living = [0usize; MAX_PLAYERS];
+    let mut riders = 0;
+    for (id, slot) in (0..state.num_players()).filter(|&id| alive >> id & 1 != 0).zip(living.iter_mut()) {
+        *slot = id;
+        riders += 1;
+    }
+    many(state, &living[..riders], starts.iter().filter(counts), owned)
 }
 
 /// The duel of two living players `a` and `b` (distinct ids, in either
@@ -470,37 +519,54 @@ fn layer(
     (any0, any1)
 }
 
-/// [`voronoi_cells`] for three living players or more: one layered search
-/// from every head at once, each layer settled as it comes (a cell first
-/// reached by one player is its own, by several a tie; the searches go on
-/// through ties for each of them).
+/// [`voronoi_cells`] for three living players or more, and
+/// [`voronoi_cells_ahead`] for any number: one layered search from every
+/// head at once, each layer settled as it comes (a cell first reached by
+/// one player is its own, by several a tie; the searches go on through
+/// ties for each of them). A start `ahead` moves early joins its rider's
+/// layer that many layers before the heads do (`starts`: living riders'
+/// cells on the board; `owned` zeroed below the height).
 ///
 /// Each rider's newest layer is grown into a second plane (the two taken
 /// in turn, every row rewritten each layer, so the planes are zeroed once
 /// a call), and a layer is settled over whole planes, the cells counted
 /// once at the end: no row waits for another, so every pass vectorizes,
 /// as in [`pair_layers`].
-fn many(state: &SearchState, living: &[usize], owned: &mut [Plane; MAX_PLAYERS]) -> Voronoi {
+fn many<'s>(
+    state: &SearchState,
+    living: &[usize],
+    starts: impl Iterator<Item = &'s Start> + Clone,
+    owned: &mut [Plane; MAX_PLAYERS],
+) -> Voronoi {
     let h = (state.config().height as usize).min(MAX_SEARCH_SIDE as usize);
     let mut open = pad(&free_cells(state), h);
     let mut result = Voronoi::default();
     let mut ties = [0u64; MAX_SEARCH_SIDE as usize + 2];
     // By the rider's place in `living`: its layer of the last step, and of this one.
     let mut planes = [[[0u64; MAX_SEARCH_SIDE as usize + 2]; MAX_PLAYERS]; 2];
-    for (plane, &id) in planes[0].iter_mut().zip(living) {
-        let head = state.head(id);
-        plane[head.y as usize + 1] |= 1 << head.x;
-    }
     let riders = living.len().min(MAX_PLAYERS);
+    // The heads set out at layer `lead`, a start `ahead` early at `lead - ahead`.
+    let lead = starts.clone().map(|s| s.ahead).max().unwrap_or(0);
     let mut turn = 0;
-    loop {
+    for layer in 0.. {
         let (x, y) = planes.split_at_mut(1);
-        let (last, next) = if turn == 0 { (&x[0], &mut y[0]) } else { (&y[0], &mut x[0]) };
+        let (last, next) = if turn == 0 { (&mut x[0], &mut y[0]) } else { (&mut y[0], &mut x[0]) };
+        if layer <= lead {
+            for (plane, &id) in last.iter_mut().zip(living) {
+                if layer == lead {
+                    let head = state.head(id);
+                    plane[head.y as usize + 1] |= 1 << head.x;
+                }
+                for s in starts.clone().filter(|s| s.id == id && lead - s.ahead == layer) {
+                    plane[s.pos.y as usize + 1] |= 1 << s.pos.x;
+                }
+            }
+        }
         let mut any = 0u64;
         for (from, to) in last[..riders].iter().zip(next[..riders].iter_mut()) {
             any |= grow_layer(from, to, &open, h);
         }
-        if any == 0 {
+        if any == 0 && layer >= lead {
             break;
         }
         // Settled over whole planes, row by row (no row waits for another,
@@ -641,6 +707,99 @@ mod tests {
         }
     }
 
+    /// [`voronoi_cells_ahead`] the plain way: each rider's arrival at each
+    /// free cell is the least, over its head and its starts, of the
+    /// breadth-first distance less the head start; a cell goes to the one
+    /// least arrival, and is a tie when several share it.
+    fn split_ahead(state: &SearchState, starts: &[Start]) -> (Voronoi, [Plane; MAX_PLAYERS]) {
+        let (w, h) = (state.config().width, state.config().height);
+        let cells = (w * h) as usize;
+        let distances = |from: Pos| {
+            let mut d = alloc::vec![None; cells];
+            let mut queue = alloc::collections::VecDeque::from([(from, 0i64)]);
+            while let Some((p, k)) = queue.pop_front() {
+                for q in Dir::ALL.iter().filter_map(|&dir| p.step(dir, w, h)) {
+                    if state.cell_is_empty(q) && d[q.index(w)].is_none() {
+                        d[q.index(w)] = Some(k + 1);
+                        queue.push_back((q, k + 1));
+                    }
+                }
+            }
+            d
+        };
+        let alive = state.alive_mask();
+        let mut arrival = alloc::vec![alloc::vec![i64::MAX; cells]; MAX_PLAYERS];
+        for id in (0..state.num_players()).filter(|&id| alive >> id & 1 != 0) {
+            let from_starts = starts
+                .iter()
+                .filter(|s| s.id == id && (s.pos.x as u32) < w && (s.pos.y as u32) < h && !state.cell_is_empty(s.pos));
+            for (pos, ahead) in core::iter::once((state.head(id), 0)).chain(from_starts.map(|s| (s.pos, s.ahead))) {
+                for (a, d) in arrival[id].iter_mut().zip(distances(pos)) {
+                    if let Some(d) = d {
+                        *a = (*a).min(d - ahead as i64);
+                    }
+                }
+            }
+        }
+        let mut split = Voronoi::default();
+        let mut owned = [[0u64; 64]; MAX_PLAYERS];
+        for c in 0..cells {
+            let best = (0..MAX_PLAYERS).map(|id| arrival[id][c]).min().unwrap();
+            let firsts: Vec<usize> = (0..MAX_PLAYERS).filter(|&id| arrival[id][c] == best).collect();
+            match firsts[..] {
+                _ if best == i64::MAX => {}
+                [id] => {
+                    split.counts[id] += 1;
+                    owned[id][c / w as usize] |= 1 << (c % w as usize);
+                }
+                _ => split.ties += 1,
+            }
+        }
+        (split, owned)
+    }
+
+    #[test]
+    fn a_start_ahead_takes_the_cells_it_reaches_first() {
+        // One free row between rocks: the rider at the east end set out
+        // two moves early from its head, so it reaches x at 6 - x, the
+        // west rider at x: x = 3 ties, the west owns 1 and 2, the east 4 to 7.
+        let (w, h) = (9u32, 8u32);
+        let mut grid = alloc::vec![ROCK; (w * h) as usize];
+        for x in 1..w - 1 {
+            grid[(w + x) as usize] = EMPTY;
+        }
+        grid[w as usize] = 0;
+        grid[(2 * w - 1) as usize] = 1;
+        let players = alloc::vec![
+            PlayerState { pos: Pos::new(0, 1), dir: Dir::E, alive: true, trail: 1, eliminated_at: None },
+            PlayerState { pos: Pos::new(8, 1), dir: Dir::W, alive: true, trail: 1, eliminated_at: None },
+        ];
+        let config = Config { width: w, height: h, ..Config::default() };
+        let game = FastGame::from_position(&Position { config, tick: 0, grid, players }).unwrap();
+        let lean = SearchState::from_game(&game).unwrap();
+        let mut owned = [[u64::MAX; 64]; MAX_PLAYERS];
+        let start = Start { id: 1, pos: Pos::new(8, 1), ahead: 2 };
+        let split = voronoi_cells_ahead(&lean, &[start], &mut owned);
+        assert_eq!((split.counts[0], split.counts[1], split.ties), (2, 4, 1));
+        assert_eq!(owned[0][1], 0b110);
+        assert_eq!(owned[1][1], 0b1111_0000);
+        let (want, want_owned) = split_ahead(&lean, &[start]);
+        assert_eq!(split, want);
+        assert!(owned.iter().zip(&want_owned).all(|(a, b)| a[..h as usize] == b[..h as usize]));
+        // Without a start, or with one on a free cell, of a rider not
+        // riding or off the board: the plain split (4 tie; 3 cells each).
+        for starts in [
+            &[][..],
+            &[Start { pos: Pos::new(5, 1), ..start }],
+            &[Start { id: 2, ..start }],
+            &[Start { pos: Pos::new(9, 1), ..start }],
+        ] {
+            let split = voronoi_cells_ahead(&lean, starts, &mut owned);
+            assert_eq!((split.counts[0], split.counts[1], split.ties), (3, 3, 1), "{starts:?}");
+            assert_eq!(split, voronoi(&lean));
+        }
+    }
+
     #[test]
     fn a_spiral_needs_many_passes_and_still_fills_whole() {
         // A winding corridor: every pass of the fill gains one bend.
@@ -724,6 +883,56 @@ mod tests {
             let config = Config { width: w, height: h, players: players as u32, ..Config::default() };
             let game = FastGame::from_position(&Position { config, tick: 1, grid, players: states }).unwrap();
             check(&game);
+        }
+
+        #[test]
+        fn starts_ahead_split_as_the_plain_arrivals(
+            w in 8u32..=64,
+            h in 8u32..=64,
+            density in 0u32..=40,
+            cells in proptest::collection::vec(0u32..100, 64 * 64),
+            heads in proptest::collection::vec((0u8..64, 0u8..64, any::<bool>()), 2..=5),
+            starts in proptest::collection::vec((0usize..6, 0u8..70, 0u8..70, 0u32..8, any::<bool>()), 0..12),
+        ) {
+            let players = if w < 16 || h < 16 { 2 } else { heads.len() };
+            let mut grid: Vec<CellValue> =
+                (0..(w * h) as usize).map(|i| if cells[i] < density { ROCK } else { EMPTY }).collect();
+            let mut states = Vec::new();
+            for (id, &(x, y, alive)) in heads.iter().take(players).enumerate() {
+                let pos = Pos::new(x % w as u8, y % h as u8);
+                if states.iter().any(|p: &PlayerState| p.pos == pos) {
+                    return Ok(());
+                }
+                grid[pos.index(w)] = id as CellValue;
+                states.push(PlayerState { pos, dir: Dir::N, alive, trail: 1, eliminated_at: (!alive).then_some(1) });
+            }
+            // Most starts on a cell of their rider's trail; some on any
+            // cell, of any id, or off the board (left out by both).
+            let starts: Vec<Start> = starts
+                .iter()
+                .map(|&(id, x, y, ahead, trail)| {
+                    let pos = Pos::new(x, y);
+                    if trail && id < players && (x as u32) < w && (y as u32) < h
+                        && states.iter().all(|p| p.pos != pos)
+                    {
+                        grid[pos.index(w)] = id as CellValue;
+                    }
+                    Start { id, pos, ahead }
+                })
+                .collect();
+            for (id, state) in states.iter_mut().enumerate() {
+                state.trail = grid.iter().filter(|&&c| c == id as CellValue).count() as u32;
+            }
+            let config = Config { width: w, height: h, players: players as u32, ..Config::default() };
+            let game = FastGame::from_position(&Position { config, tick: 1, grid, players: states }).unwrap();
+            let lean = SearchState::from_game(&game).unwrap();
+            let mut owned = [[u64::MAX; 64]; MAX_PLAYERS];
+            let split = voronoi_cells_ahead(&lean, &starts, &mut owned);
+            let (want, want_owned) = split_ahead(&lean, &starts);
+            prop_assert_eq!(split, want);
+            for id in 0..MAX_PLAYERS {
+                prop_assert_eq!(&owned[id][..h as usize], &want_owned[id][..h as usize], "cells of {}", id);
+            }
         }
     }
 }

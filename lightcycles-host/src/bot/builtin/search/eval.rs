@@ -14,7 +14,7 @@
 use lightcycles_core::bitboard;
 use lightcycles_core::config::MAX_PLAYERS;
 use lightcycles_core::search_state::SearchState;
-use lightcycles_core::space::lean::{self, Plane};
+use lightcycles_core::space::lean::{self, Plane, Start};
 use lightcycles_core::space::{self, Scratch};
 use lightcycles_core::{Dir, Engine, FastGame, Pos};
 
@@ -87,15 +87,30 @@ pub const OPENING: i32 = 75;
 /// ± 19.5 against the field) and after 66 on seeds from 5000 (+63.4 ±
 /// 34.7; docs/search-bot.md). 0 turns it off.
 pub const FFA_RIVAL: i32 = 50;
+/// For three riders or more (`value=own`): how far ahead, as a
+/// percentage of the ticks searched since, the riders the paranoid search
+/// does not play set out from each cell they rode through in its tree,
+/// in the Voronoi split of its leaves ([`lean::voronoi_cells_ahead`]).
+/// Those riders ride straight on by a fixed rule; from each cell of that
+/// guess they might have turned, and the cells they could have reached
+/// first are then not counted ours. 0, off: at 100 against three copies
+/// of the bot with 0 (4-seat free-for-alls at 500 nodes), the SPRT
+/// accepted H1 on seeds from 0 (Elo +21.2 ± 16.4) and H0 on seeds from
+/// 5000 (-2.8 ± 20.3) and from 9000 (+6.0 ± 11.5 after 485 game sets,
+/// with fewer wins than the copies: 443 of 1,941 to their 460 to 477),
+/// and a node-limited game took about 14 % longer
+/// (docs/search-bot.md). A weight for `lightcycles tune`. Boards past
+/// 64 × 64 split without it.
+pub const FFA_AHEAD: i32 = 0;
 
 /// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`],
 /// [`SEPARATED_BONUS`], [`EDGE`], [`CHAMBER_EDGE`], [`SECURE`],
 /// [`SECURE_BY`], [`FRONT`], [`FFA_EDGE`], [`CONTEMPT`], [`WALL`],
-/// [`FFA_WALL`], [`OPENING`] and [`FFA_RIVAL`] by default;
+/// [`FFA_WALL`], [`OPENING`], [`FFA_RIVAL`] and [`FFA_AHEAD`] by default;
 /// `builtin:search:cell=N`, `separated_cell=N`, `separated_bonus=N`,
 /// `edge=N`, `chamber_edge=N`, `secure=N`, `secure_by=K`, `front=0|1`,
-/// `ffa_edge=N`, `contempt=N`, `wall=N`, `ffa_wall=N`, `opening=PCT` and
-/// `ffa_rival=PCT` change them (for tuning:
+/// `ffa_edge=N`, `contempt=N`, `wall=N`, `ffa_wall=N`, `opening=PCT`,
+/// `ffa_rival=PCT` and `ffa_ahead=PCT` change them (for tuning:
 /// `lightcycles tune`, docs/tuning.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Weights {
@@ -146,6 +161,10 @@ pub struct Weights {
     /// For three riders or more (`value=own`): the percentage of the
     /// nearest searched rival's own value taken from ours ([`FFA_RIVAL`]).
     pub ffa_rival: i32,
+    /// For three riders or more (`value=own`): how far ahead, as a
+    /// percentage of the ticks searched since, the riders not searched set
+    /// out from the cells they rode through in the tree ([`FFA_AHEAD`]).
+    pub ffa_ahead: i32,
 }
 
 impl Weights {
@@ -165,6 +184,7 @@ impl Weights {
         ffa_wall: FFA_WALL,
         opening: OPENING,
         ffa_rival: FFA_RIVAL,
+        ffa_ahead: FFA_AHEAD,
     };
 }
 
@@ -458,8 +478,17 @@ impl Evaluator {
     /// For three players or more, `value=own`: `me`'s [`Evaluator::own`]
     /// less `ffa_rival` % of the largest such value among the `rivals`
     /// still riding, all walked in one Voronoi split (with `ffa_rival=0`,
-    /// [`Evaluator::own`] alone, the rivals not walked).
-    pub fn own_against(&mut self, graph: &CellGraph, game: &FastGame, me: usize, rivals: &[usize]) -> i32 {
+    /// [`Evaluator::own`] alone, the rivals not walked). Riders also set
+    /// out from their `starts` in that split ([`lean::voronoi_cells_ahead`];
+    /// not on boards past 64 × 64).
+    pub fn own_against(
+        &mut self,
+        graph: &CellGraph,
+        game: &FastGame,
+        me: usize,
+        rivals: &[usize],
+        starts: &[Start],
+    ) -> i32 {
         let w = self.weights;
         // At 0 the rivals are not walked: our own value alone.
         let rivals = if w.ffa_rival == 0 { &[][..] } else { rivals };
@@ -470,7 +499,7 @@ impl Evaluator {
             n += 1;
         }
         let mut walks = [Walk::default(); MAX_PLAYERS];
-        self.walks_of(graph, game, &ids[..n], w.ffa_edge != 0 || w.ffa_wall != 0, &mut walks[..n]);
+        self.walks_of(graph, game, &ids[..n], starts, w.ffa_edge != 0 || w.ffa_wall != 0, &mut walks[..n]);
         let mine = self.own_value(game, walks[0]);
         let Some(theirs) = walks[1..n].iter().map(|&walk| self.own_value(game, walk)).max() else {
             return mine;
@@ -493,16 +522,25 @@ impl Evaluator {
     /// bound as its `spaces[id]`); with `edges`, the walk's edges too.
     pub fn space_of(&mut self, graph: &CellGraph, game: &FastGame, id: usize, edges: bool) -> Walk {
         let mut walk = [Walk::default()];
-        self.walks_of(graph, game, &[id], edges, &mut walk);
+        self.walks_of(graph, game, &[id], &[], edges, &mut walk);
         walk[0]
     }
 
     /// [`Evaluator::space_of`] for each of `ids` (into `walks`, in order),
-    /// from one Voronoi split of `game`.
-    fn walks_of(&mut self, graph: &CellGraph, game: &FastGame, ids: &[usize], edges: bool, walks: &mut [Walk]) {
+    /// from one Voronoi split of `game` where riders also set out from
+    /// their `starts` (on boards up to 64 × 64).
+    fn walks_of(
+        &mut self,
+        graph: &CellGraph,
+        game: &FastGame,
+        ids: &[usize],
+        starts: &[Start],
+        edges: bool,
+        walks: &mut [Walk],
+    ) {
         if let Ok(state) = SearchState::from_game(game) {
             let h = game.layout().height() as usize;
-            lean::voronoi_cells(&state, &mut self.planes);
+            lean::voronoi_cells_ahead(&state, starts, &mut self.planes);
             let free = if edges { Some(lean::free_cells(&state)) } else { None };
             for (walk, &id) in walks.iter_mut().zip(ids) {
                 let head = graph.cell(game.head(id));
@@ -937,11 +975,11 @@ mod tests {
                 let rivals: Vec<usize> = (0..3).filter(|&p| p != me).collect();
                 let largest = rivals.iter().map(|&p| own[p]).max().unwrap();
                 let want = own[me] - largest * pct / 100;
-                assert_eq!(eval.own_against(&graph, &game, me, &rivals), want, "rider {me} at {pct} %");
+                assert_eq!(eval.own_against(&graph, &game, me, &rivals, &[]), want, "rider {me} at {pct} %");
                 // One rival, or none: that rival's share, or ours alone.
                 let one = rivals[0];
-                assert_eq!(eval.own_against(&graph, &game, me, &[one]), own[me] - own[one] * pct / 100);
-                assert_eq!(eval.own_against(&graph, &game, me, &[]), own[me], "rider {me}: no rival");
+                assert_eq!(eval.own_against(&graph, &game, me, &[one], &[]), own[me] - own[one] * pct / 100);
+                assert_eq!(eval.own_against(&graph, &game, me, &[], &[]), own[me], "rider {me}: no rival");
             }
         }
         // A rival who has crashed is not counted: C rides off the board.
@@ -952,8 +990,8 @@ mod tests {
         let mut eval = Evaluator::new();
         let (a, b) = (eval.own(&graph, &game, 0), eval.own(&graph, &game, 1));
         let half = Weights::DEFAULT.ffa_rival;
-        assert_eq!(eval.own_against(&graph, &game, 0, &[1, 2]), a - b * half / 100);
-        assert_eq!(eval.own_against(&graph, &game, 0, &[2]), a, "C is out");
+        assert_eq!(eval.own_against(&graph, &game, 0, &[1, 2], &[]), a - b * half / 100);
+        assert_eq!(eval.own_against(&graph, &game, 0, &[2], &[]), a, "C is out");
     }
 
     #[test]

@@ -2,13 +2,14 @@
 
 use std::time::{Duration, Instant};
 
+use lightcycles_core::space::lean::Start;
 use lightcycles_core::space::safe_moves;
 use lightcycles_core::{Action, Config, Dir, Engine, FastGame, SplitMix64};
 
 use super::budget::Budget;
 use super::cells::CellGraph;
-use super::eval::Weights;
-use super::multi::{Ffa, FfaValue, Paranoid};
+use super::eval::{Evaluator, Weights};
+use super::multi::{rule_move, starts_behind, Ffa, FfaValue, Paranoid};
 use super::testing::drawn_position;
 use super::{Mode, SearchBot, SearchOptions, Thought};
 use crate::bot::BotContext;
@@ -326,8 +327,50 @@ fn value_own_counts_our_space_alone_and_is_the_default() {
     assert!(against_b > lead, "{against_b} against {lead}");
 }
 
+#[test]
+fn the_riders_not_searched_set_out_from_their_path_as_far_ahead_as_the_ticks_since() {
+    // Four riders, three ticks of the tree: 0 is us, 1 searched, 2 and 3
+    // not; each of those sets out from its three earlier heads.
+    let config = Config { width: 20, height: 20, players: 4, ..Config::default() };
+    let mut path = vec![FastGame::seeded(&config, 7).unwrap()];
+    for _ in 0..3 {
+        let mut next = path.last().unwrap().clone();
+        let actions: Vec<Action> = (0..4).map(|p| Action::Move(rule_move(&next, p))).collect();
+        next.step(&actions).unwrap();
+        assert!((0..4).all(|p| next.is_alive(p)));
+        path.push(next);
+    }
+    let mut starts = Vec::new();
+    starts_behind(&path, 0, &[1], 100, &mut starts);
+    let want: Vec<Start> = [2, 3]
+        .into_iter()
+        .flat_map(|id| (0..3).map(move |k| (id, k)))
+        .map(|(id, k)| Start { id, pos: path[k].head(id), ahead: 3 - k as u32 })
+        .collect();
+    assert_eq!(starts, want);
+    // Half as far: 3 and 2 ticks give 1, 1 tick gives 0 and is left out.
+    starts_behind(&path, 0, &[1], 50, &mut starts);
+    assert_eq!(starts.iter().map(|s| (s.id, s.ahead)).collect::<Vec<_>>(), [(2, 1), (2, 1), (3, 1), (3, 1)]);
+    // Off, at the root, or with every other rider searched: none.
+    starts_behind(&path, 0, &[1], 0, &mut starts);
+    assert!(starts.is_empty());
+    starts_behind(&path[..1], 0, &[1], 100, &mut starts);
+    assert!(starts.is_empty());
+    starts_behind(&path, 2, &[0, 1, 3], 100, &mut starts);
+    assert!(starts.is_empty());
+    // A start only takes cells from us: here the leaf's own value is less
+    // with them than without.
+    let leaf = path.last().unwrap();
+    let graph = CellGraph::new(leaf.layout());
+    let mut eval = Evaluator::new();
+    starts_behind(&path, 0, &[1], 100, &mut starts);
+    let (with, without) =
+        (eval.own_against(&graph, leaf, 0, &[1], &starts), eval.own_against(&graph, leaf, 0, &[1], &[]));
+    assert!(with < without, "{with} against {without}");
+}
+
 /// Options, valid and not, that a spec of the search may string together.
-const OPTION_WORDS: [&str; 18] = [
+const OPTION_WORDS: [&str; 20] = [
     "nodes=40",
     "stats",
     "ffa=paranoid",
@@ -342,6 +385,8 @@ const OPTION_WORDS: [&str; 18] = [
     "cell=20",
     "ffa_rival=0",
     "ffa_rival=101",
+    "ffa_ahead=50",
+    "ffa_ahead=201",
     "deepen=50",
     "extend_within=2",
     "extend_within=0",

@@ -171,7 +171,7 @@ fn bounded<T: FromStr + PartialOrd + fmt::Display>(
 
 /// The weight options of `builtin:search`, their ranges, and where each
 /// goes: what `lightcycles tune` can tune in the built-in bot.
-pub const WEIGHT_OPTIONS: [(&str, i32, i32); 14] = [
+pub const WEIGHT_OPTIONS: [(&str, i32, i32); 15] = [
     ("cell", 0, 10_000),
     ("separated_cell", 0, 10_000),
     ("separated_bonus", 0, 100_000),
@@ -186,6 +186,7 @@ pub const WEIGHT_OPTIONS: [(&str, i32, i32); 14] = [
     ("ffa_wall", 0, 10_000),
     ("opening", 0, 100),
     ("ffa_rival", 0, 100),
+    ("ffa_ahead", 0, 200),
 ];
 
 fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
@@ -204,6 +205,7 @@ fn weight_mut<'w>(weights: &'w mut Weights, name: &str) -> Option<&'w mut i32> {
         "ffa_wall" => Some(&mut weights.ffa_wall),
         "opening" => Some(&mut weights.opening),
         "ffa_rival" => Some(&mut weights.ffa_rival),
+        "ffa_ahead" => Some(&mut weights.ffa_ahead),
         _ => None,
     }
 }
@@ -283,7 +285,7 @@ impl SearchOptions {
             } else {
                 return Err(format!(
                     "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, extend_within=D, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
-                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N, contempt=N, wall=N, ffa_wall=N, opening=PCT and ffa_rival=PCT"
+                     cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N, contempt=N, wall=N, ffa_wall=N, opening=PCT, ffa_rival=PCT and ffa_ahead=PCT"
                 ));
             }
         }
@@ -860,6 +862,7 @@ mod tests {
             ffa_wall: 2 * w.ffa_wall,
             opening: w.opening,
             ffa_rival: w.ffa_rival,
+            ffa_ahead: w.ffa_ahead,
         };
         let mut tuned = Evaluator::with_weights(doubled);
         let (d, t) = (Evaluator::new().duel(&graph, &game, 0, 1), tuned.duel(&graph, &game, 0, 1));

@@ -11,7 +11,10 @@
 //!   an opponent's mistake;
 //! - the others ride on by a fixed rule (straight on when that is safe,
 //!   otherwise the first safe turn), enough to keep them in the picture
-//!   without branching on them.
+//!   without branching on them; with `ffa_ahead=PCT` (off by default) they
+//!   also set out, at the leaves, from each cell of that guess, PCT % of
+//!   the ticks since ahead, so that a guess does not hand us the cells
+//!   they could have taken by turning.
 //!
 //! Positions are valued by our chamber-bounded Voronoi space, the edges
 //! of the chambers our walk takes (`ffa_edge=N`) and, in the opening, the
@@ -23,6 +26,7 @@
 //! better), being the last rider a win. Moves are applied together with
 //! the engine's `step`, as in the game.
 
+use lightcycles_core::space::lean::Start;
 use lightcycles_core::space::{safe_moves, safe_moves_or_straight};
 use lightcycles_core::{Action, Dir, Engine, FastGame, Pos};
 
@@ -120,6 +124,8 @@ pub struct Paranoid {
     stack: Vec<FastGame>,
     near: Vec<usize>,
     spaces: Vec<u32>,
+    /// The leaf's starts of the riders not searched ([`starts_behind`]).
+    starts: Vec<Start>,
 }
 
 impl Paranoid {
@@ -138,6 +144,7 @@ impl Paranoid {
             stack: Vec::new(),
             near: Vec::new(),
             spaces: Vec::new(),
+            starts: Vec::new(),
         }
     }
 
@@ -265,8 +272,13 @@ impl Paranoid {
                 let rival = (0..game.num_players()).filter(|&p| p != self.me).map(|p| self.spaces[p]).max();
                 self.eval.value(false, self.spaces[self.me], rival.unwrap_or(0))
             }
-            // Our own walk, less a share of the nearest rivals' (ffa_rival).
-            FfaValue::Own => self.eval.own_against(graph, game, self.me, &self.near),
+            // Our own walk, less a share of the nearest rivals' (ffa_rival),
+            // the riders not searched setting out from their path too.
+            FfaValue::Own => {
+                let pct = self.eval.weights().ffa_ahead;
+                starts_behind(&self.stack[..=ply], self.me, &self.near, pct, &mut self.starts);
+                self.eval.own_against(graph, game, self.me, &self.near, &self.starts)
+            }
         }
     }
 }
@@ -286,6 +298,30 @@ pub(super) fn rule_move(game: &FastGame, id: usize) -> Dir {
         return dir;
     }
     safe.iter().next().unwrap_or(dir)
+}
+
+/// Into `starts`, the cells the riders not searched rode through on the
+/// way to the last game of `path` (a line of the tree from the root, a
+/// tick a game), each `pct` % of the ticks since ahead: for each rider
+/// still riding that is neither `me` nor in `near`, its head in every
+/// earlier game (starts 0 ticks ahead left out; none at `pct` 0).
+pub(super) fn starts_behind(path: &[FastGame], me: usize, near: &[usize], pct: i32, starts: &mut Vec<Start>) {
+    starts.clear();
+    let Some((leaf, before)) = path.split_last() else {
+        return;
+    };
+    if pct <= 0 {
+        return;
+    }
+    let unsearched = (0..leaf.num_players()).filter(|&p| p != me && leaf.is_alive(p) && !near.contains(&p));
+    for id in unsearched {
+        for (k, game) in before.iter().enumerate() {
+            let ahead = ((before.len() - k) as i64 * pct as i64 / 100) as u32;
+            if ahead > 0 {
+                starts.push(Start { id, pos: game.head(id), ahead });
+            }
+        }
+    }
 }
 
 /// The `n` closest living riders to `me` (by distance between heads)
