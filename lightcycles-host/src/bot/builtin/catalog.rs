@@ -78,7 +78,7 @@ impl Builtin {
                  search:ffa_wall=N: the same beside our walked chambers in the opening when 3+ riders' search values our own space, 16; \
                  search:opening=PCT: the opening lasts while PCT % of the cells are free, 75; \
                  search:ffa_rival=PCT: the share of the nearest rival's own value taken from ours when 3+ riders' search values our own space, 50 (0 turns it off); \
-                 search:ffa_ahead=PCT: how far ahead, in % of the ticks searched since, the riders 3+ riders' search does not play set out from each cell of their guessed path, 0 (off); \
+                 search:ffa_ahead=PCT: how far ahead, in % of the ticks searched since, the riders 3+ riders' search does not play set out from each cell of their guessed path, 60 (0 turns it off); \
                  search:ffa=paranoid|maxn|mcts: the search for 3+ riders, paranoid by default; \
                  search:near=N: the riders it searches move by move, 1 to 3, 1 by default; \
                  search:value=own|lead: what 3+ riders' paranoid search values, our space alone (the default) \

@@ -93,15 +93,14 @@ pub const FFA_RIVAL: i32 = 50;
 /// in the Voronoi split of its leaves ([`lean::voronoi_cells_ahead`]).
 /// Those riders ride straight on by a fixed rule; from each cell of that
 /// guess they might have turned, and the cells they could have reached
-/// first are then not counted ours. 0, off: at 100 against three copies
-/// of the bot with 0 (4-seat free-for-alls at 500 nodes), the SPRT
-/// accepted H1 on seeds from 0 (Elo +21.2 ± 16.4) and H0 on seeds from
-/// 5000 (-2.8 ± 20.3) and from 9000 (+6.0 ± 11.5 after 485 game sets,
-/// with fewer wins than the copies: 443 of 1,941 to their 460 to 477),
-/// and a node-limited game took about 14 % longer
-/// (docs/search-bot.md). A weight for `lightcycles tune`. Boards past
-/// 64 × 64 split without it.
-pub const FFA_AHEAD: i32 = 0;
+/// first are then not counted ours. 60, where `lightcycles tune` settled
+/// (the mean of its second half): against three copies of the bot with
+/// 0 (4-seat free-for-alls at 500 nodes) the SPRT accepted H1 on seeds
+/// from 13000 (Elo +32.4 ± 23.1) and from 17000 (+42.6 ± 27.5), where
+/// 100 gave H1 once and H0 twice, winning no more games than the copies
+/// (docs/search-bot.md). A node-limited game takes about 14 % longer at
+/// 100. 0 turns it off. Boards past 64 × 64 split without it.
+pub const FFA_AHEAD: i32 = 60;
 
 /// The weights of the evaluation: [`CELL`], [`SEPARATED_CELL`],
 /// [`SEPARATED_BONUS`], [`EDGE`], [`CHAMBER_EDGE`], [`SECURE`],

@@ -11,10 +11,10 @@
 //!   an opponent's mistake;
 //! - the others ride on by a fixed rule (straight on when that is safe,
 //!   otherwise the first safe turn), enough to keep them in the picture
-//!   without branching on them; with `ffa_ahead=PCT` (off by default) they
-//!   also set out, at the leaves, from each cell of that guess, PCT % of
-//!   the ticks since ahead, so that a guess does not hand us the cells
-//!   they could have taken by turning.
+//!   without branching on them; at the leaves they also set out from each
+//!   cell of that guess, `ffa_ahead=PCT` % of the ticks since ahead (60
+//!   by default), so that a guess does not hand us the cells they could
+//!   have taken by turning.
 //!
 //! Positions are valued by our chamber-bounded Voronoi space, the edges
 //! of the chambers our walk takes (`ffa_edge=N`) and, in the opening, the
