@@ -311,9 +311,14 @@ pub fn voronoi_cells(state: &SearchState, owned: &mut [Plane; MAX_PLAYERS]) -> V
     }
 }
 
+/// The most moves a [`Start`] sets out ahead of the heads: more is read as
+/// this (the cells of the largest board, so the search ends within as
+/// many layers).
+pub const MAX_AHEAD: u32 = MAX_SEARCH_SIDE * MAX_SEARCH_SIDE;
+
 /// A cell a rider also sets out from in [`voronoi_cells_ahead`], `ahead`
-/// moves before the heads do: a place it has been, counted as if it could
-/// have gone another way from there.
+/// moves before the heads do (at most [`MAX_AHEAD`]): a place it has
+/// been, counted as if it could have gone another way from there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Start {
     /// The rider's id.
@@ -546,7 +551,7 @@ fn many<'s>(
     let mut planes = [[[0u64; MAX_SEARCH_SIDE as usize + 2]; MAX_PLAYERS]; 2];
     let riders = living.len().min(MAX_PLAYERS);
     // The heads set out at layer `lead`, a start `ahead` early at `lead - ahead`.
-    let lead = starts.clone().map(|s| s.ahead).max().unwrap_or(0);
+    let lead = starts.clone().map(|s| s.ahead.min(MAX_AHEAD)).max().unwrap_or(0);
     let mut turn = 0;
     for layer in 0.. {
         let (x, y) = planes.split_at_mut(1);
@@ -557,7 +562,7 @@ fn many<'s>(
                     let head = state.head(id);
                     plane[head.y as usize + 1] |= 1 << head.x;
                 }
-                for s in starts.clone().filter(|s| s.id == id && lead - s.ahead == layer) {
+                for s in starts.clone().filter(|s| s.id == id && lead - s.ahead.min(MAX_AHEAD) == layer) {
                     plane[s.pos.y as usize + 1] |= 1 << s.pos.x;
                 }
             }
@@ -798,6 +803,10 @@ mod tests {
             assert_eq!((split.counts[0], split.counts[1], split.ties), (3, 3, 1), "{starts:?}");
             assert_eq!(split, voronoi(&lean));
         }
+        // However far ahead, the search ends: the east rider takes the row.
+        let far = Start { ahead: u32::MAX, ..start };
+        let split = voronoi_cells_ahead(&lean, &[far], &mut owned);
+        assert_eq!((split.counts[0], split.counts[1], split.ties), (0, 7, 0));
     }
 
     #[test]
