@@ -872,6 +872,33 @@ mod tests {
         }
     }
 
+    /// A board of `w` × `h` for the property tests: a rock where `cells`
+    /// falls under `density` (in %), and a rider at each of `heads` (its
+    /// head its only trail cell; two riders below 16 a side), or `None`
+    /// when two heads share a cell. Gives the riders' count, the grid and
+    /// their states.
+    fn random_board(
+        w: u32,
+        h: u32,
+        density: u32,
+        cells: &[u32],
+        heads: &[(u8, u8, bool)],
+    ) -> Option<(usize, Vec<CellValue>, Vec<PlayerState>)> {
+        let players = if w < 16 || h < 16 { 2 } else { heads.len() };
+        let mut grid: Vec<CellValue> =
+            (0..(w * h) as usize).map(|i| if cells[i] < density { ROCK } else { EMPTY }).collect();
+        let mut states = Vec::new();
+        for (id, &(x, y, alive)) in heads.iter().take(players).enumerate() {
+            let pos = Pos::new(x % w as u8, y % h as u8);
+            if states.iter().any(|p: &PlayerState| p.pos == pos) {
+                return None;
+            }
+            grid[pos.index(w)] = id as CellValue;
+            states.push(PlayerState { pos, dir: Dir::N, alive, trail: 1, eliminated_at: (!alive).then_some(1) });
+        }
+        Some((players, grid, states))
+    }
+
     proptest! {
         #[test]
         fn random_boards_agree_with_the_plain_helpers(
@@ -881,18 +908,9 @@ mod tests {
             cells in proptest::collection::vec(0u32..100, 64 * 64),
             heads in proptest::collection::vec((0u8..64, 0u8..64, any::<bool>()), 2..=5),
         ) {
-            let players = if w < 16 || h < 16 { 2 } else { heads.len() };
-            let mut grid: Vec<CellValue> =
-                (0..(w * h) as usize).map(|i| if cells[i] < density { ROCK } else { EMPTY }).collect();
-            let mut states = Vec::new();
-            for (id, &(x, y, alive)) in heads.iter().take(players).enumerate() {
-                let pos = Pos::new(x % w as u8, y % h as u8);
-                if states.iter().any(|p: &PlayerState| p.pos == pos) {
-                    return Ok(());
-                }
-                grid[pos.index(w)] = id as CellValue;
-                states.push(PlayerState { pos, dir: Dir::N, alive, trail: 1, eliminated_at: (!alive).then_some(1) });
-            }
+            let Some((players, grid, states)) = random_board(w, h, density, &cells, &heads) else {
+                return Ok(());
+            };
             let config = Config { width: w, height: h, players: players as u32, ..Config::default() };
             let game = FastGame::from_position(&Position { config, tick: 1, grid, players: states }).unwrap();
             check(&game);
@@ -907,18 +925,9 @@ mod tests {
             heads in proptest::collection::vec((0u8..64, 0u8..64, any::<bool>()), 2..=5),
             starts in proptest::collection::vec((0usize..6, 0u8..70, 0u8..70, 0u32..8, any::<bool>()), 0..12),
         ) {
-            let players = if w < 16 || h < 16 { 2 } else { heads.len() };
-            let mut grid: Vec<CellValue> =
-                (0..(w * h) as usize).map(|i| if cells[i] < density { ROCK } else { EMPTY }).collect();
-            let mut states = Vec::new();
-            for (id, &(x, y, alive)) in heads.iter().take(players).enumerate() {
-                let pos = Pos::new(x % w as u8, y % h as u8);
-                if states.iter().any(|p: &PlayerState| p.pos == pos) {
-                    return Ok(());
-                }
-                grid[pos.index(w)] = id as CellValue;
-                states.push(PlayerState { pos, dir: Dir::N, alive, trail: 1, eliminated_at: (!alive).then_some(1) });
-            }
+            let Some((players, mut grid, mut states)) = random_board(w, h, density, &cells, &heads) else {
+                return Ok(());
+            };
             // Most starts on a cell of their rider's trail; some on any
             // cell, of any id, or off the board (left out by both).
             let starts: Vec<Start> = starts
