@@ -66,8 +66,11 @@ if command -v readelf >/dev/null 2>&1; then
 fi
 
 # What the static library needs from the system: the native libraries of
-# the Rust standard library, as rustc reports them for this target.
-NATIVE_LIBS="$(echo "" | rustc --crate-type staticlib --print native-static-libs -o "$(mktemp -d)/empty.a" - 2>&1 \
+# the Rust standard library, as rustc reports them for this target (the
+# empty library it builds to say so goes to a directory removed on exit).
+SCRATCH="$(mktemp -d)"
+trap 'rm -rf "$SCRATCH"' EXIT
+NATIVE_LIBS="$(echo "" | rustc --crate-type staticlib --print native-static-libs -o "$SCRATCH/empty.a" - 2>&1 \
   | sed -n 's/^note: native-static-libs: //p' | sed 's/ -lc$//')"
 [ -n "$NATIVE_LIBS" ] || NATIVE_LIBS="-lgcc_s -lutil -lrt -lpthread -lm -ldl"
 NATIVE_LIBS_CMAKE="$(echo "$NATIVE_LIBS" | sed 's/-l//g; s/ /;/g')"
