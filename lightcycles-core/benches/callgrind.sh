@@ -22,7 +22,7 @@ if [ "$#" -eq 0 ]; then
     set -- step lean-step copy-step lean-copy-step \
         reachable-early lean-reachable-early voronoi-early lean-voronoi-early \
         reachable-mid lean-reachable-mid voronoi-mid lean-voronoi-mid \
-        voronoi-four lean-voronoi-four
+        voronoi-four lean-voronoi-four lean-voronoi-four-ahead
 fi
 
 out=$(mktemp -d)

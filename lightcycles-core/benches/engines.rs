@@ -10,7 +10,9 @@
 //! `engines --count WHAT TIMES`, with `WHAT` one of `step`, `copy-step`,
 //! `voronoi-early`, `voronoi-mid`, `reachable-early`, `reachable-mid`,
 //! `voronoi-four` (four riders on 24 × 24, tick 10), and the same on the
-//! search state: `lean-step`, `lean-copy-step`, `lean-voronoi-early`, …
+//! search state: `lean-step`, `lean-copy-step`, `lean-voronoi-early`, …,
+//! and `lean-voronoi-four-ahead` (the same board, two riders also setting
+//! out from their earlier heads, as the search bot's free-for-all leaves)
 //! (`benches/callgrind.sh` runs them all). Run it under
 //! `valgrind --tool=callgrind` with two values of `TIMES`; the difference of
 //! the totals divided by the difference of `TIMES` is the cost of one call
@@ -83,14 +85,21 @@ fn board_at(ticks: u32) -> FastGame {
 /// The first seeded game of `config` whose riders all still ride after
 /// `ticks` steady ticks.
 fn board_of(config: &Config, ticks: u32) -> FastGame {
+    history_of(config, ticks).pop().unwrap()
+}
+
+/// The games of [`board_of`] from tick 0 to `ticks`, a tick each.
+fn history_of(config: &Config, ticks: u32) -> Vec<FastGame> {
     (0..)
         .find_map(|seed| {
-            let mut game = FastGame::seeded(config, seed).unwrap();
+            let mut games = vec![FastGame::seeded(config, seed).unwrap()];
+            let mut game = games[0].clone();
             while game.tick() < ticks && game.alive_mask().count_ones() == config.players {
                 let actions: Vec<Action> = (0..game.num_players()).map(|id| steady(&game, id)).collect();
                 game.step(&actions).unwrap();
+                games.push(game.clone());
             }
-            (game.tick() == ticks && game.alive_mask().count_ones() == config.players).then_some(game)
+            (game.tick() == ticks && game.alive_mask().count_ones() == config.players).then_some(games)
         })
         .unwrap()
 }
@@ -98,7 +107,26 @@ fn board_of(config: &Config, ticks: u32) -> FastGame {
 /// The free-for-all board of docs/search-bot.md (4 riders, 24 × 24, rock
 /// density 4 %) after 10 ticks.
 fn four_riders() -> FastGame {
-    board_of(&Config { width: 24, height: 24, players: 4, rock_density: 4, ..Config::default() }, 10)
+    board_of(&four(), 10)
+}
+
+fn four() -> Config {
+    Config { width: 24, height: 24, players: 4, rock_density: 4, ..Config::default() }
+}
+
+/// The starts the search bot's free-for-all leaves give the two riders
+/// it does not search on [`four_riders`] (riders 2 and 3): each one's head
+/// in every earlier tick, 60 % of the ticks since ahead (`ffa_ahead=60`).
+fn four_riders_starts() -> Vec<space::lean::Start> {
+    let games = history_of(&four(), 10);
+    let last = games.len() - 1;
+    (2..4)
+        .flat_map(|id| {
+            games[..last].iter().enumerate().map(move |(k, g)| (id, g.head(id), (last - k) as u32 * 60 / 100))
+        })
+        .filter(|&(_, _, ahead)| ahead > 0)
+        .map(|(id, pos, ahead)| space::lean::Start { id, pos, ahead })
+        .collect()
 }
 
 fn stepping<E: Engine>(c: &mut Criterion, name: &str) {
@@ -233,6 +261,17 @@ fn count(what: &str, times: u64) {
                     let _ = lean.step(black_box(a));
                 }
                 black_box((&game, &lean));
+            }
+        }
+        "lean-voronoi-four-ahead" => {
+            // The free-for-all leaf's split: four riders, two of them also
+            // setting out from where they were (`voronoi_cells_ahead`).
+            let state = SearchState::from_game(&four_riders()).unwrap();
+            let starts = four_riders_starts();
+            let mut owned: [space::lean::Plane; lightcycles_core::config::MAX_PLAYERS] =
+                [[0; 64]; lightcycles_core::config::MAX_PLAYERS];
+            for _ in 0..times {
+                black_box(space::lean::voronoi_cells_ahead(black_box(&state), black_box(&starts), &mut owned));
             }
         }
         _ => {

@@ -556,18 +556,26 @@ fn many(
     let riders = living.len().min(MAX_PLAYERS);
     // The heads set out at layer `lead`, a start `ahead` early at `lead - ahead`.
     let lead = starts.clone().map(|s| s.ahead).max().unwrap_or(0);
+    // A rider's place in `living`, by id (a start names its rider by id).
+    let mut place = [usize::MAX; MAX_PLAYERS];
+    for (k, &id) in living[..riders].iter().enumerate() {
+        place[id] = k;
+    }
     let mut turn = 0;
     for layer in 0.. {
         let (x, y) = planes.split_at_mut(1);
         let (last, next) = if turn == 0 { (&mut x[0], &mut y[0]) } else { (&mut y[0], &mut x[0]) };
         if layer <= lead {
-            for (plane, &id) in last.iter_mut().zip(living) {
-                if layer == lead {
+            // One pass over the starts a layer, whoever's they are.
+            for s in starts.clone().filter(|s| lead - s.ahead == layer) {
+                if let Some(plane) = last[..riders].get_mut(place[s.id]) {
+                    plane[s.pos.y as usize + 1] |= 1 << s.pos.x;
+                }
+            }
+            if layer == lead {
+                for (plane, &id) in last.iter_mut().zip(living) {
                     let head = state.head(id);
                     plane[head.y as usize + 1] |= 1 << head.x;
-                }
-                for s in starts.clone().filter(|s| s.id == id && lead - s.ahead == layer) {
-                    plane[s.pos.y as usize + 1] |= 1 << s.pos.x;
                 }
             }
         }
