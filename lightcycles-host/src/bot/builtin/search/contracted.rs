@@ -40,10 +40,12 @@ pub const MAX_SIDE: usize = 64;
 pub const MAX_CANDIDATES: u32 = 160;
 
 /// Fewest cells of a region for which [`super::chambers::Chambers::bound`]
-/// asks the contracted search: below that the cell search is quicker (30
-/// cells: 0.9 µs cell by cell, 2 µs contracted, in one run of `lightcycles
-/// bench`).
-pub const MIN_CELLS: u32 = 120;
+/// asks the contracted search. At 120 (its value once) node-limited
+/// games took 17 % more CPU time than at 60 in the free-for-all of
+/// docs/search-bot.md (24 × 24, four riders, regions of 50 to 120 cells
+/// walked cell by cell) and 3 % more in duels; 30 and 0 were no quicker
+/// than 60 (paired runs of `farm-bench`, the same games move for move).
+pub const MIN_CELLS: u32 = 60;
 
 /// Cells of colour 0 (`(x + y)` even) in a row of even `y`.
 const EVEN_ROW_COLOUR_0: u64 = 0x5555_5555_5555_5555;
