@@ -42,9 +42,10 @@ pub const MAX_CANDIDATES: u32 = 160;
 /// Fewest cells of a region for which [`super::chambers::Chambers::bound`]
 /// asks the contracted search. At 120 (its value once) node-limited
 /// games took 17 % more CPU time than at 60 in the free-for-all of
-/// docs/search-bot.md (24 × 24, four riders, regions of 50 to 120 cells
-/// walked cell by cell) and 3 % more in duels; 30 and 0 were no quicker
-/// than 60 (paired runs of `farm-bench`, the same games move for move).
+/// docs/search-bot.md (24 × 24: four riders share at most 576 cells,
+/// so most regions went cell by cell) and 3 % more in duels; 30 and 0
+/// were no quicker than 60 (paired runs of `farm-bench`, the same games
+/// move for move).
 pub const MIN_CELLS: u32 = 60;
 
 /// Cells of colour 0 (`(x + y)` even) in a row of even `y`.
