@@ -248,22 +248,12 @@ fn voronoi_pair(game: &FastGame, scratch: &mut Scratch, [a, b]: [usize; 2]) -> V
         3 => pair_search::<3>(layout, heads, free, [own_a, own_b]),
         _ => pair_search::<4>(layout, heads, free, [own_a, own_b]),
     }
-    // Reached by both (at the same distance, as a cell reached by one is
-    // out of the other's way from then on): a tie.
+    // The heads are nobody's; what both reached is a tie.
     for (head, own) in heads.iter().zip([&mut *own_a, &mut *own_b]) {
         let (word, mask) = layout.locate(*head);
         own[word] &= !mask;
     }
-    for (x, y) in own_a.iter_mut().zip(own_b.iter_mut()) {
-        let both = *x & *y;
-        if both != 0 {
-            result.ties += both.count_ones();
-            *x &= !both;
-            *y &= !both;
-        }
-        result.counts[a] += x.count_ones();
-        result.counts[b] += y.count_ones();
-    }
+    [result.counts[a], result.counts[b], result.ties] = super::lean::take_ties(own_a, own_b);
     result
 }
 
