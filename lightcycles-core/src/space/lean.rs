@@ -22,7 +22,7 @@
 //!   meet is a flood fill from one head that stops at the first cell
 //!   beside the other; separated players cost their two flood fills only.
 
-use crate::bitboard::fill_down;
+use crate::bitboard::{count, fill_down};
 use crate::config::MAX_PLAYERS;
 use crate::geometry::{Dir, DirSet, Pos};
 use crate::search_state::{SearchState, MAX_SEARCH_SIDE};
@@ -204,10 +204,6 @@ pub fn reachable_cells(state: &SearchState, from: Pos, reach: &mut Plane) -> u32
     let pending = seed_neighbours(state, &free, from, reach);
     fill(h as usize, &free, reach, pending);
     count(&reach[..h as usize])
-}
-
-fn count(plane: &[u64]) -> u32 {
-    plane.iter().map(|w| w.count_ones()).sum()
 }
 
 /// The first question of a two-player split, on a board of `size` (`w` ×
