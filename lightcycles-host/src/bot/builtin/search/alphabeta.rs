@@ -15,7 +15,11 @@
 //! a node of this tick's tree) gives each position the move that was best
 //! last time, and the root orders its moves by the last iteration's values.
 //! Replies that cut a branch off are tried first at the same depth
-//! elsewhere (killer replies).
+//! elsewhere (killer replies), and the moves nothing hints go in the order
+//! of their history (what each move from that head cell has cut off or
+//! raised before). A move after a node's first is searched with a null
+//! window first, and again with the whole window only when it may be
+//! better (principal variation search): the same values, fewer nodes.
 //!
 //! A position at the horizon whose heads are within `extend_within`
 //! moves of each other ([`CLOSE`] by default) is searched a tick further
@@ -63,6 +67,14 @@ pub const CLOSE: u32 = 3;
 /// The widest `extend_within=D`.
 pub const MAX_CLOSE: u32 = 16;
 
+/// Whether the duel orders moves no table entry or killer hints by their
+/// history by default (`builtin:search:history=0|1`).
+pub const HISTORY: bool = true;
+
+/// Whether the duel searches with principal variation search by default
+/// (`builtin:search:pvs=0|1`).
+pub const PVS: bool = true;
+
 /// What the search decided at the root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {
@@ -94,6 +106,15 @@ pub struct Duel {
     extended: u32,
     /// Heads at most this many moves apart at the horizon extend a line.
     within: u32,
+    /// Whether moves after a node's first are searched with a null window
+    /// first (principal variation search).
+    pvs: bool,
+    /// Whether moves not hinted by the table or a killer are tried in the
+    /// order of their history (`history[side][cell][dir]`: how much
+    /// searching the move from that head cell has cut off or improved
+    /// before; side 0 is us, 1 the other), rather than in code order.
+    use_history: bool,
+    history: [Vec<[u32; 4]>; 2],
 }
 
 impl Duel {
@@ -124,6 +145,9 @@ impl Duel {
             extend: EXTEND,
             extended: 0,
             within: CLOSE,
+            pvs: PVS,
+            use_history: HISTORY,
+            history: [vec![[0; 4]; graph.len()], vec![[0; 4]; graph.len()]],
         }
     }
 
@@ -138,6 +162,65 @@ impl Duel {
     pub fn with_extend_within(mut self, moves: u32) -> Duel {
         self.within = moves.min(MAX_CLOSE);
         self
+    }
+
+    /// Searches the moves after a node's first with a null window first
+    /// (`true`), or each with the node's whole window.
+    pub fn with_pvs(mut self, pvs: bool) -> Duel {
+        self.pvs = pvs;
+        self
+    }
+
+    /// Orders the moves no table entry or killer hints by their history
+    /// (`true`), or in code order.
+    pub fn with_history(mut self, on: bool) -> Duel {
+        self.use_history = on;
+        self
+    }
+
+    /// The moves of `side` (0 us, 1 the other) from the head at `ply`, in
+    /// search order: `first` (when among them), then by history or code.
+    fn order(
+        &self,
+        graph: &CellGraph,
+        ply: usize,
+        side: usize,
+        moves: DirSet,
+        first: Option<Dir>,
+        out: &mut [Dir; 4],
+    ) -> usize {
+        let n = ordered(moves, first, out);
+        if self.use_history {
+            let id = if side == 0 { self.me } else { self.other };
+            let cell = graph.cell(self.stack[ply].head(id)) as usize;
+            if let Some(h) = self.history[side].get(cell) {
+                let skip = usize::from(first.is_some_and(|f| moves.contains(f)));
+                // Stable: ties keep code order.
+                out[skip..n].sort_by_key(|d| core::cmp::Reverse(h[d.code() as usize]));
+            }
+        }
+        n
+    }
+
+    /// Credits `side`'s move `dir` from its head at `ply` with a search of
+    /// `depth` ticks that cut off or raised the node's value.
+    fn credit(&mut self, graph: &CellGraph, ply: usize, side: usize, dir: Dir, depth: u32) {
+        if !self.use_history {
+            return;
+        }
+        let id = if side == 0 { self.me } else { self.other };
+        let cell = graph.cell(self.stack[ply].head(id)) as usize;
+        if let Some(h) = self.history[side].get_mut(cell) {
+            let slot = &mut h[dir.code() as usize];
+            *slot = slot.saturating_add(depth * depth);
+            if *slot > 1 << 30 {
+                for row in self.history.iter_mut().flatten() {
+                    for v in row.iter_mut() {
+                        *v /= 2;
+                    }
+                }
+            }
+        }
     }
 
     /// The player searched against.
@@ -172,6 +255,10 @@ impl Duel {
         self.stack[0].copy_from(root);
         self.keys[0] = self.zobrist.key(graph, root);
         self.killers.fill(None);
+        // Last tick's history still orders well, but the tree has moved on.
+        for v in self.history.iter_mut().flatten().flatten() {
+            *v /= 2;
+        }
     }
 
     /// The value of our move `mine` at ply `ply`: the other player's best
@@ -189,9 +276,10 @@ impl Duel {
     ) -> i32 {
         let replies = safe_moves_or_straight(&self.stack[ply], self.other);
         let mut order = [Dir::N; 4];
-        let n = ordered(replies, self.killers[ply], &mut order);
+        let n = self.order(graph, ply, 1, replies, self.killers[ply], &mut order);
         let mut best = WIN + 1;
         let mut beta = beta;
+        let mut first = true;
         for &theirs in &order[..n] {
             if budget.spend() {
                 return 0;
@@ -208,18 +296,19 @@ impl Duel {
             let v = if child.is_over() {
                 game_end(child, self.me, ply as u32 + 1, self.eval.weights().contempt)
             } else if depth > 1 {
-                self.choice(graph, ply + 1, depth - 1, alpha, beta, budget)
+                self.below(graph, ply, depth - 1, first, alpha, beta, budget)
             } else if self.extended < self.extend
                 && ply + 2 < MAX_DEPTH
                 && close(child, self.me, self.other, self.within)
             {
                 self.extended += 1;
-                let v = self.choice(graph, ply + 1, 1, alpha, beta, budget);
+                let v = self.below(graph, ply, 1, first, alpha, beta, budget);
                 self.extended -= 1;
                 v
             } else {
                 self.leaf(graph, ply + 1)
             };
+            first = false;
             if budget.stopped() {
                 return 0;
             }
@@ -228,11 +317,40 @@ impl Duel {
             }
             if best <= alpha {
                 self.killers[ply] = Some(theirs);
+                self.credit(graph, ply, 1, theirs, depth);
                 return best;
             }
             beta = beta.min(best);
         }
         best
+    }
+
+    /// The value of the position at ply `ply + 1` (just stepped to by a
+    /// reply), searched `depth` ticks deep within `alpha..beta`. With
+    /// principal variation search a reply after the node's `first` is
+    /// searched with a null window at `beta` first: only when it comes out
+    /// below `beta`, and so would lower the node's value, is it searched
+    /// again with the whole window.
+    #[allow(clippy::too_many_arguments)]
+    fn below(
+        &mut self,
+        graph: &CellGraph,
+        ply: usize,
+        depth: u32,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+        budget: &mut Budget,
+    ) -> i32 {
+        if first || !self.pvs || beta <= alpha.saturating_add(1) {
+            return self.choice(graph, ply + 1, depth, alpha, beta, budget);
+        }
+        let v = self.choice(graph, ply + 1, depth, beta - 1, beta, budget);
+        if v < beta && v > alpha && !budget.stopped() {
+            self.choice(graph, ply + 1, depth, alpha, beta, budget)
+        } else {
+            v
+        }
     }
 
     /// The value of the position at ply `ply` with `depth` ticks to search:
@@ -252,10 +370,21 @@ impl Duel {
             }
         }
         let mut order = [Dir::N; 4];
-        let n = ordered(safe_moves_or_straight(&self.stack[ply], self.me), hint, &mut order);
+        let n = self.order(graph, ply, 0, safe_moves_or_straight(&self.stack[ply], self.me), hint, &mut order);
         let (mut best, mut best_dir, mut alpha_now) = (-WIN - 1, None, alpha);
-        for &m in &order[..n] {
-            let v = self.reply(graph, ply, depth, m, alpha_now, beta, budget);
+        for (i, &m) in order[..n].iter().enumerate() {
+            let v = if i == 0 || !self.pvs || beta <= alpha_now.saturating_add(1) {
+                self.reply(graph, ply, depth, m, alpha_now, beta, budget)
+            } else {
+                // A null window at `alpha_now` first: a move that does not
+                // beat the best so far is known as such more cheaply.
+                let v = self.reply(graph, ply, depth, m, alpha_now, alpha_now + 1, budget);
+                if v > alpha_now && v < beta && !budget.stopped() {
+                    self.reply(graph, ply, depth, m, alpha_now, beta, budget)
+                } else {
+                    v
+                }
+            };
             if budget.stopped() {
                 return 0;
             }
@@ -267,6 +396,9 @@ impl Duel {
                 break;
             }
             alpha_now = alpha_now.max(best);
+        }
+        if let Some(d) = best_dir.filter(|_| best > alpha) {
+            self.credit(graph, ply, 0, d, depth);
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -406,6 +538,86 @@ mod tests {
     /// a line going at most `extend` ticks past the horizon; and the nodes.
     fn searched(rows: &[&str], mine: Dir, depth: u32, extend: u32) -> (i32, u64) {
         searched_within(rows, mine, depth, extend, CLOSE)
+    }
+
+    /// Every root move of `rows` searched 1 to `deepest` ticks deep, as
+    /// iterative deepening does (one table through the iterations), by
+    /// principal variation search or not and with history ordering or not:
+    /// the values by depth and move, and the nodes in all.
+    fn deepened(rows: &[&str], deepest: u32, pvs: bool, history: bool) -> (Vec<i32>, u64) {
+        let game = drawn_game(rows);
+        let graph = CellGraph::new(game.layout());
+        let mut duel = Duel::new(&graph, 2, 0, 1, 12).with_pvs(pvs).with_history(history);
+        duel.set_root(&graph, &game);
+        let mut budget = Budget::nodes(u64::MAX);
+        let mut values = Vec::new();
+        for depth in 1..=deepest {
+            for mine in safe_moves(&game, 0).iter() {
+                values.push(duel.root_move(&graph, mine, depth, -WIN - 1, &mut budget));
+            }
+        }
+        (values, budget.spent())
+    }
+
+    /// Two riders in a room with walls and a door, close enough to fight.
+    const ROOM: [&str; 8] = [
+        "........", //
+        ".A..#...", //
+        "....#...", //
+        "..###...", //
+        "........", //
+        "...#..B.", //
+        "...#....", //
+        "........", //
+    ];
+
+    #[test]
+    fn null_windows_and_history_change_no_value() {
+        // Principal variation search searches a move after the first with a
+        // null window and again with the whole window only when it might
+        // be better; history only reorders: the values of a full-window
+        // root move are the plain search's, at every depth.
+        for rows in [&OPEN_CORNERS, &ROOM] {
+            let (plain, plain_nodes) = deepened(rows, 5, false, false);
+            for (pvs, history) in [(true, false), (false, true), (true, true)] {
+                let (values, nodes) = deepened(rows, 5, pvs, history);
+                assert_eq!(values, plain, "pvs {pvs}, history {history}");
+                assert!(nodes > 0 && plain_nodes > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn null_windows_and_history_search_fewer_nodes() {
+        let (_, plain) = deepened(&ROOM, 6, false, false);
+        let (_, both) = deepened(&ROOM, 6, true, true);
+        assert!(both < plain, "{both} nodes with both, {plain} without");
+    }
+
+    #[test]
+    fn history_orders_the_moves_it_credited_first() {
+        let game = drawn_game(&OPEN_CORNERS);
+        let graph = CellGraph::new(game.layout());
+        let mut duel = Duel::new(&graph, 2, 0, 1, 4).with_history(true);
+        duel.set_root(&graph, &game);
+        let mut out = [Dir::N; 4];
+        let moves = DirSet::NONE.with(Dir::E).with(Dir::S);
+        assert_eq!(duel.order(&graph, 0, 0, moves, None, &mut out), 2);
+        assert_eq!(out[..2], [Dir::E, Dir::S], "code order without history");
+        duel.credit(&graph, 0, 0, Dir::S, 3);
+        duel.order(&graph, 0, 0, moves, None, &mut out);
+        assert_eq!(out[..2], [Dir::S, Dir::E], "the credited move first");
+        duel.order(&graph, 0, 0, moves, Some(Dir::E), &mut out);
+        assert_eq!(out[..2], [Dir::E, Dir::S], "a hint still goes first");
+        // The other side's history is its own.
+        duel.order(&graph, 0, 1, DirSet::NONE.with(Dir::N).with(Dir::W), None, &mut out);
+        assert_eq!(out[..2], [Dir::N, Dir::W]);
+        // Off, code order whatever was credited.
+        let mut plain = Duel::new(&graph, 2, 0, 1, 4).with_history(false);
+        plain.set_root(&graph, &game);
+        plain.credit(&graph, 0, 0, Dir::S, 3);
+        plain.order(&graph, 0, 0, moves, None, &mut out);
+        assert_eq!(out[..2], [Dir::E, Dir::S]);
     }
 
     /// [`searched`], heads counted close up to `within` moves apart.

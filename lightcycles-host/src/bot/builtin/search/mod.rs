@@ -94,6 +94,13 @@ pub struct SearchOptions {
     /// `extend_within=D`: heads at most this many moves apart are close
     /// (1 to 16; 3 by default).
     pub extend_within: u32,
+    /// `pvs=0|1`: whether the duel searches the moves after a node's first
+    /// with a null window first (principal variation search; 1 by
+    /// default).
+    pub pvs: u32,
+    /// `history=0|1`: whether the duel orders the moves no table entry or
+    /// killer hints by their history (1 by default).
+    pub history: u32,
     /// The weights of the evaluation (`cell=N`, `separated_cell=N`,
     /// `separated_bonus=N`, `edge=N`).
     pub weights: Weights,
@@ -121,6 +128,8 @@ impl SearchOptions {
         deepen: budget::WORTH_STARTING,
         extend: alphabeta::EXTEND,
         extend_within: alphabeta::CLOSE,
+        pvs: alphabeta::PVS as u32,
+        history: alphabeta::HISTORY as u32,
         weights: Weights::DEFAULT,
         ffa: Ffa::Paranoid,
         near: multi::NEAR,
@@ -140,7 +149,7 @@ const MAX_MS: u64 = 86_400_000;
 /// The options of `builtin:search` that take a bounded whole number: the
 /// name, what the number counts (for the error), the least and the most
 /// (`None`: no most).
-const NUMBER_OPTIONS: [(&str, &str, u64, Option<u64>); 8] = [
+const NUMBER_OPTIONS: [(&str, &str, u64, Option<u64>); 10] = [
     ("nodes", "a whole number of nodes", 1, None),
     ("ms", "a whole number of milliseconds", 1, Some(MAX_MS)),
     ("first_ms", "a whole number of milliseconds", 1, Some(MAX_MS)),
@@ -149,6 +158,8 @@ const NUMBER_OPTIONS: [(&str, &str, u64, Option<u64>); 8] = [
     ("extend", "a number of ticks", 0, Some(alphabeta::MAX_EXTEND as u64)),
     ("extend_within", "a number of moves", 1, Some(alphabeta::MAX_CLOSE as u64)),
     ("near", "a number of riders", 1, Some(multi::MAX_NEAR as u64)),
+    ("pvs", "0 (off) or 1 (on)", 0, Some(1)),
+    ("history", "0 (off) or 1 (on)", 0, Some(1)),
 ];
 
 /// `value` read as the whole number option `key` takes, or an error that
@@ -262,6 +273,8 @@ impl SearchOptions {
                     "deepen" => options.deepen = n as u32,
                     "extend" => options.extend = n as u32,
                     "extend_within" => options.extend_within = n as u32,
+                    "pvs" => options.pvs = n as u32,
+                    "history" => options.history = n as u32,
                     "near" => {
                         options.near = n as usize;
                         near_given = true;
@@ -284,7 +297,7 @@ impl SearchOptions {
                 *weight_mut(&mut options.weights, name).expect("every entry of WEIGHT_OPTIONS has its field") = v;
             } else {
                 return Err(format!(
-                    "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, extend_within=D, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
+                    "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, extend_within=D, pvs=0|1, history=0|1, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
                      cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N, contempt=N, wall=N, ffa_wall=N, opening=PCT, ffa_rival=PCT and ffa_ahead=PCT"
                 ));
             }
@@ -328,6 +341,12 @@ impl fmt::Display for SearchOptions {
         }
         if self.extend_within != alphabeta::CLOSE {
             write!(f, ":extend_within={}", self.extend_within)?;
+        }
+        if self.pvs != alphabeta::PVS as u32 {
+            write!(f, ":pvs={}", self.pvs)?;
+        }
+        if self.history != alphabeta::HISTORY as u32 {
+            write!(f, ":history={}", self.history)?;
         }
         if self.stats {
             f.write_str(":stats")?;
@@ -474,7 +493,9 @@ impl SearchBot {
                     memory.duel = Some(
                         Duel::with_weights(graph, game.num_players(), me, other, TABLE_BITS, self.options.weights)
                             .with_extend(self.options.extend)
-                            .with_extend_within(self.options.extend_within),
+                            .with_extend_within(self.options.extend_within)
+                            .with_pvs(self.options.pvs != 0)
+                            .with_history(self.options.history != 0),
                     );
                 }
                 let duel = memory.duel.as_mut().expect("made above");
@@ -777,9 +798,13 @@ mod tests {
             (Some(u64::MAX), Some(0), Some(86_400_000), 3, 1)
         );
         // Each entry of the table reaches its own field: set to its most
-        // (or least, when it has no most), it prints under its own name.
+        // (or least, when it has no most or the most is the default), it
+        // prints under its own name.
         for (name, _, least, most) in NUMBER_OPTIONS {
-            let text = format!(":{name}={}", most.unwrap_or(least));
+            let mut text = format!(":{name}={}", most.unwrap_or(least));
+            if SearchOptions::parse(&text).unwrap() == SearchOptions::default() {
+                text = format!(":{name}={least}");
+            }
             assert_eq!(SearchOptions::parse(&text).unwrap().to_string(), text);
         }
     }
