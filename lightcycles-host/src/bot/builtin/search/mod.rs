@@ -158,8 +158,8 @@ const NUMBER_OPTIONS: [(&str, &str, u64, Option<u64>); 10] = [
     ("extend", "a number of ticks", 0, Some(alphabeta::MAX_EXTEND as u64)),
     ("extend_within", "a number of moves", 1, Some(alphabeta::MAX_CLOSE as u64)),
     ("near", "a number of riders", 1, Some(multi::MAX_NEAR as u64)),
-    ("pvs", "0 (off) or 1 (on)", 0, Some(1)),
-    ("history", "0 (off) or 1 (on)", 0, Some(1)),
+    ("pvs", "a whole number", 0, Some(1)),
+    ("history", "a whole number", 0, Some(1)),
 ];
 
 /// `value` read as the whole number option `key` takes, or an error that
@@ -788,6 +788,8 @@ mod tests {
             (":near=4", "near=4: expected a number of riders, 1 to 3"),
             (":cell=10001", "cell=10001: expected a whole number, 0 to 10000"),
             (":front=2", "front=2: expected a whole number, 0 to 1"),
+            (":pvs=2", "pvs=2: expected a whole number, 0 to 1"),
+            (":history=-1", "history=-1: expected a whole number, 0 to 1"),
         ] {
             assert_eq!(SearchOptions::parse(bad).unwrap_err(), error);
         }
