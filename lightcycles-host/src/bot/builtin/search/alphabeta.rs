@@ -191,9 +191,7 @@ impl Duel {
     ) -> usize {
         let n = ordered(moves, first, out);
         if self.use_history {
-            let id = if side == 0 { self.me } else { self.other };
-            let cell = graph.cell(self.stack[ply].head(id)) as usize;
-            if let Some(h) = self.history[side].get(cell) {
+            if let Some(h) = self.history[side].get(self.head_cell(graph, ply, side)) {
                 let skip = usize::from(first.is_some_and(|f| moves.contains(f)));
                 // Stable: ties keep code order.
                 out[skip..n].sort_by_key(|d| core::cmp::Reverse(h[d.code() as usize]));
@@ -202,14 +200,20 @@ impl Duel {
         n
     }
 
+    /// The cell of `side`'s head (0 us, 1 the other) at `ply`: where its
+    /// history is kept.
+    fn head_cell(&self, graph: &CellGraph, ply: usize, side: usize) -> usize {
+        let id = if side == 0 { self.me } else { self.other };
+        graph.cell(self.stack[ply].head(id)) as usize
+    }
+
     /// Credits `side`'s move `dir` from its head at `ply` with a search of
     /// `depth` ticks that cut off or raised the node's value.
     fn credit(&mut self, graph: &CellGraph, ply: usize, side: usize, dir: Dir, depth: u32) {
         if !self.use_history {
             return;
         }
-        let id = if side == 0 { self.me } else { self.other };
-        let cell = graph.cell(self.stack[ply].head(id)) as usize;
+        let cell = self.head_cell(graph, ply, side);
         if let Some(h) = self.history[side].get_mut(cell) {
             let slot = &mut h[dir.code() as usize];
             *slot = slot.saturating_add(depth * depth);
@@ -326,11 +330,9 @@ impl Duel {
     }
 
     /// The value of the position at ply `ply + 1` (just stepped to by a
-    /// reply), searched `depth` ticks deep within `alpha..beta`. With
-    /// principal variation search a reply after the node's `first` is
-    /// searched with a null window at `beta` first: only when it comes out
-    /// below `beta`, and so would lower the node's value, is it searched
-    /// again with the whole window.
+    /// reply), searched `depth` ticks deep within `alpha..beta`; a reply
+    /// after the node's `first` gets [`Duel::windowed`]'s null window at
+    /// `beta`, the bound a min node moves.
     #[allow(clippy::too_many_arguments)]
     fn below(
         &mut self,
@@ -342,12 +344,34 @@ impl Duel {
         beta: i32,
         budget: &mut Budget,
     ) -> i32 {
-        if first || !self.pvs || beta <= alpha.saturating_add(1) {
-            return self.choice(graph, ply + 1, depth, alpha, beta, budget);
+        self.windowed(first, false, alpha, beta, budget, |duel, a, b, budget| {
+            duel.choice(graph, ply + 1, depth, a, b, budget)
+        })
+    }
+
+    /// A move searched by `search` within `alpha..beta`, the one place of
+    /// principal variation search: with the whole window when `whole` (a
+    /// node's first move), when the search is off or when the window is
+    /// already null; else with a null window at the bound the node moves
+    /// (`alpha` in our max node when `at_alpha`, `beta` in the min node)
+    /// first, and again with the whole window only when the value falls
+    /// inside it, as the move may then change the node's value.
+    fn windowed(
+        &mut self,
+        whole: bool,
+        at_alpha: bool,
+        alpha: i32,
+        beta: i32,
+        budget: &mut Budget,
+        mut search: impl FnMut(&mut Duel, i32, i32, &mut Budget) -> i32,
+    ) -> i32 {
+        if whole || !self.pvs || beta <= alpha.saturating_add(1) {
+            return search(self, alpha, beta, budget);
         }
-        let v = self.choice(graph, ply + 1, depth, beta - 1, beta, budget);
-        if v < beta && v > alpha && !budget.stopped() {
-            self.choice(graph, ply + 1, depth, alpha, beta, budget)
+        let (low, high) = if at_alpha { (alpha, alpha + 1) } else { (beta - 1, beta) };
+        let v = search(self, low, high, budget);
+        if v > alpha && v < beta && !budget.stopped() {
+            search(self, alpha, beta, budget)
         } else {
             v
         }
@@ -373,18 +397,11 @@ impl Duel {
         let n = self.order(graph, ply, 0, safe_moves_or_straight(&self.stack[ply], self.me), hint, &mut order);
         let (mut best, mut best_dir, mut alpha_now) = (-WIN - 1, None, alpha);
         for (i, &m) in order[..n].iter().enumerate() {
-            let v = if i == 0 || !self.pvs || beta <= alpha_now.saturating_add(1) {
-                self.reply(graph, ply, depth, m, alpha_now, beta, budget)
-            } else {
-                // A null window at `alpha_now` first: a move that does not
-                // beat the best so far is known as such more cheaply.
-                let v = self.reply(graph, ply, depth, m, alpha_now, alpha_now + 1, budget);
-                if v > alpha_now && v < beta && !budget.stopped() {
-                    self.reply(graph, ply, depth, m, alpha_now, beta, budget)
-                } else {
-                    v
-                }
-            };
+            // After the first, a move that does not beat the best so far
+            // is known as such by a null window at `alpha_now`.
+            let v = self.windowed(i == 0, true, alpha_now, beta, budget, |duel, a, b, budget| {
+                duel.reply(graph, ply, depth, m, a, b, budget)
+            });
             if budget.stopped() {
                 return 0;
             }
