@@ -68,6 +68,7 @@ impl Builtin {
                  think the whole time; search:extend=N: ticks the duel searches past its horizon while the heads are \
                  close, 0 to 8, 2 by default; search:extend_within=D: heads at most D moves apart are close, 1 to 16, 3 by default; \
                  search:pvs=0|1, history=0|1: the duel's null-window search and history move ordering, on (1) by default; \
+                 search:headon=PCT: how often the duel takes the other to find a head-on with our move when it has another safe one, 100 by default; \
                  search:nodes=N: N nodes per answer, deterministic; search:stats: slowest answer on stderr; \
                  search:trace: a line per answer on stderr (its search, depth, value, every rider's space); \
                  search:cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N: the evaluation's weights, 16, 24, 480, 0, 4, 0; \

@@ -9,6 +9,9 @@
 //! engine's own `step`, so a head-on into one cell, two cycles swapping
 //! cells and a cycle following into a head that leaves all end exactly as
 //! the referee ends them: the tree cannot disagree with the rules.
+//! The sight gives the other most where the heads can meet: it can always
+//! step into the cell we enter, and so take a draw whenever it likes;
+//! `headon=PCT` has it find that cell only so often ([`HEADON`]).
 //!
 //! Iterative deepening, one tick deeper each time, until the budget says
 //! stop; a transposition table (kept between ticks: the next tick's root is
@@ -75,6 +78,14 @@ pub const HISTORY: bool = true;
 /// (`builtin:search:pvs=0|1`).
 pub const PVS: bool = true;
 
+/// How often, in percent, the other is taken to meet our move head-on
+/// when it could and has another safe move (`builtin:search:headon=PCT`).
+/// At 100, the default, it always does: the pessimistic model, in which it
+/// sees our move. Below, a head-on it could only find by guessing our move
+/// is valued as that chance of the draw and the rest of its best other
+/// answer ([`blend`]).
+pub const HEADON: u32 = 100;
+
 /// What the search decided at the root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {
@@ -115,6 +126,9 @@ pub struct Duel {
     /// before; side 0 is us, 1 the other), rather than in code order.
     use_history: bool,
     history: [Vec<[u32; 4]>; 2],
+    /// How often, in percent, the other meets our move head-on when it has
+    /// another safe move ([`HEADON`]).
+    headon: u32,
 }
 
 impl Duel {
@@ -148,6 +162,7 @@ impl Duel {
             pvs: PVS,
             use_history: HISTORY,
             history: [vec![[0; 4]; graph.len()], vec![[0; 4]; graph.len()]],
+            headon: HEADON,
         }
     }
 
@@ -175,6 +190,13 @@ impl Duel {
     /// (`true`), or in code order.
     pub fn with_history(mut self, on: bool) -> Duel {
         self.use_history = on;
+        self
+    }
+
+    /// Takes the other to meet our move head-on `percent` % of the times it
+    /// could and has another safe move (at most 100, the pessimistic model).
+    pub fn with_headon(mut self, percent: u32) -> Duel {
+        self.headon = percent.min(100);
         self
     }
 
@@ -266,7 +288,12 @@ impl Duel {
     }
 
     /// The value of our move `mine` at ply `ply`: the other player's best
-    /// answer to it (a min node).
+    /// answer to it (a min node). With `headon` below 100, an answer that
+    /// meets `mine` head-on while the other has another safe one is not
+    /// taken as surely found: the node is worth [`blend`] of the draw and
+    /// the best of the other answers, searched within the window that
+    /// blend maps onto `alpha..beta`; unless each of those loses to a
+    /// proven win of ours, when the other meets us as its one hope.
     #[allow(clippy::too_many_arguments)]
     fn reply(
         &mut self,
@@ -281,38 +308,55 @@ impl Duel {
         let replies = safe_moves_or_straight(&self.stack[ply], self.other);
         let mut order = [Dir::N; 4];
         let n = self.order(graph, ply, 1, replies, self.killers[ply], &mut order);
+        let meeting = (self.headon < 100 && n > 1)
+            .then(|| meets_head_on(&self.stack[ply], self.me, mine, self.other, &order[..n]))
+            .flatten();
+        let Some(i) = meeting else {
+            return self.answers(graph, ply, depth, mine, &order[..n], alpha, beta, budget);
+        };
+        if budget.spend() {
+            return 0;
+        }
+        let draw = self.answer(graph, ply, depth, mine, order[i], true, alpha, beta, budget);
+        if budget.stopped() {
+            return 0;
+        }
+        order.copy_within(i + 1..n, i);
+        let miss = 100 - self.headon;
+        // Searched up to a proven win at least, to tell one from less: the
+        // window's top then proves it.
+        let (low, high) = (unblend_low(draw, miss, alpha), unblend_high(draw, miss, beta).max(MATE));
+        let rest = self.answers(graph, ply, depth, mine, &order[..n - 1], low, high, budget);
+        if rest >= MATE && rest > low {
+            // Every other answer loses: the other takes the head-on, found
+            // or not, as its one hope.
+            draw
+        } else {
+            blend(draw, miss, rest)
+        }
+    }
+
+    /// The least value of the other's `replies` to our move `mine` at
+    /// `ply`, searched within `alpha..beta` (a min node over them).
+    #[allow(clippy::too_many_arguments)]
+    fn answers(
+        &mut self,
+        graph: &CellGraph,
+        ply: usize,
+        depth: u32,
+        mine: Dir,
+        replies: &[Dir],
+        alpha: i32,
+        beta: i32,
+        budget: &mut Budget,
+    ) -> i32 {
         let mut best = WIN + 1;
         let mut beta = beta;
-        let mut first = true;
-        for &theirs in &order[..n] {
+        for (i, &theirs) in replies.iter().enumerate() {
             if budget.spend() {
                 return 0;
             }
-            let mut actions = [Action::Keep; 8];
-            actions[self.me] = Action::Move(mine);
-            actions[self.other] = Action::Move(theirs);
-            let (done, rest) = self.stack.split_at_mut(ply + 1);
-            let child = &mut rest[0];
-            child.copy_from(&done[ply]);
-            let n = child.num_players();
-            child.step(&actions[..n]).expect("a game in the tree is not over");
-            self.keys[ply + 1] = self.zobrist.after_tick(graph, self.keys[ply], &done[ply], child);
-            let v = if child.is_over() {
-                game_end(child, self.me, ply as u32 + 1, self.eval.weights().contempt)
-            } else if depth > 1 {
-                self.below(graph, ply, depth - 1, first, alpha, beta, budget)
-            } else if self.extended < self.extend
-                && ply + 2 < MAX_DEPTH
-                && close(child, self.me, self.other, self.within)
-            {
-                self.extended += 1;
-                let v = self.below(graph, ply, 1, first, alpha, beta, budget);
-                self.extended -= 1;
-                v
-            } else {
-                self.leaf(graph, ply + 1)
-            };
-            first = false;
+            let v = self.answer(graph, ply, depth, mine, theirs, i == 0, alpha, beta, budget);
             if budget.stopped() {
                 return 0;
             }
@@ -327,6 +371,46 @@ impl Duel {
             beta = beta.min(best);
         }
         best
+    }
+
+    /// The value of the tick at `ply` on which we play `mine` and the other
+    /// `theirs`, searched `depth` ticks deep in all within `alpha..beta`
+    /// (`first`: the min node's first answer, searched with the whole
+    /// window).
+    #[allow(clippy::too_many_arguments)]
+    fn answer(
+        &mut self,
+        graph: &CellGraph,
+        ply: usize,
+        depth: u32,
+        mine: Dir,
+        theirs: Dir,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+        budget: &mut Budget,
+    ) -> i32 {
+        let mut actions = [Action::Keep; 8];
+        actions[self.me] = Action::Move(mine);
+        actions[self.other] = Action::Move(theirs);
+        let (done, rest) = self.stack.split_at_mut(ply + 1);
+        let child = &mut rest[0];
+        child.copy_from(&done[ply]);
+        let n = child.num_players();
+        child.step(&actions[..n]).expect("a game in the tree is not over");
+        self.keys[ply + 1] = self.zobrist.after_tick(graph, self.keys[ply], &done[ply], child);
+        if child.is_over() {
+            game_end(child, self.me, ply as u32 + 1, self.eval.weights().contempt)
+        } else if depth > 1 {
+            self.below(graph, ply, depth - 1, first, alpha, beta, budget)
+        } else if self.extended < self.extend && ply + 2 < MAX_DEPTH && close(child, self.me, self.other, self.within) {
+            self.extended += 1;
+            let v = self.below(graph, ply, 1, first, alpha, beta, budget);
+            self.extended -= 1;
+            v
+        } else {
+            self.leaf(graph, ply + 1)
+        }
     }
 
     /// The value of the position at ply `ply + 1` (just stepped to by a
@@ -451,6 +535,54 @@ impl RootSearch for Duel {
     fn completed(&mut self, depth: u32, best: Dir, value: i32) {
         self.table.store(self.keys[0], 0, depth as u8, value, Bound::Exact, Some(best));
     }
+}
+
+/// The index in `replies` of the other's move into the cell our move
+/// `mine` enters (a head-on), if any.
+fn meets_head_on(game: &FastGame, me: usize, mine: Dir, other: usize, replies: &[Dir]) -> Option<usize> {
+    let (w, h) = (game.config().width, game.config().height);
+    let target = game.head(me).step(mine, w, h)?;
+    replies.iter().position(|&d| game.head(other).step(d, w, h) == Some(target))
+}
+
+/// A min node's value when its head-on answer, worth `draw`, is found
+/// only `100 - miss` % of the time and `rest` is the best of its other
+/// answers: `rest` when the other would rather answer so, else the draw
+/// and `miss` % of what `rest` adds to it. Never less than `rest` or the
+/// draw, whichever is less; rising with `rest`.
+fn blend(draw: i32, miss: u32, rest: i32) -> i32 {
+    if rest <= draw {
+        rest
+    } else {
+        draw + ((i64::from(rest) - i64::from(draw)) * i64::from(miss) / 100) as i32
+    }
+}
+
+/// The largest `rest` whose [`blend`] is at most `alpha` (so a search of
+/// the other answers that fails low there fails the node low at `alpha`).
+fn unblend_low(draw: i32, miss: u32, alpha: i32) -> i32 {
+    if alpha < draw {
+        return alpha;
+    }
+    if miss == 0 {
+        return WIN + 1;
+    }
+    let over = (i64::from(alpha) - i64::from(draw) + 1) * 100;
+    let rest = i64::from(draw) + (over + i64::from(miss) - 1) / i64::from(miss) - 1;
+    rest.min(i64::from(WIN + 1)) as i32
+}
+
+/// The least `rest` whose [`blend`] is at least `beta`.
+fn unblend_high(draw: i32, miss: u32, beta: i32) -> i32 {
+    if beta <= draw {
+        return beta;
+    }
+    if miss == 0 {
+        return WIN + 1;
+    }
+    let over = (i64::from(beta) - i64::from(draw)) * 100;
+    let rest = i64::from(draw) + (over + i64::from(miss) - 1) / i64::from(miss);
+    rest.min(i64::from(WIN + 1)) as i32
 }
 
 /// Whether the heads of `a` and `b` are at most `within` moves apart.
@@ -635,6 +767,138 @@ mod tests {
         plain.credit(&graph, 0, 0, Dir::S, 3);
         plain.order(&graph, 0, 0, moves, None, &mut out);
         assert_eq!(out[..2], [Dir::E, Dir::S]);
+    }
+
+    #[test]
+    fn the_blend_window_maps_onto_the_nodes_window() {
+        for draw in [-64, 0, 16] {
+            for miss in [1, 25, 50, 99] {
+                let f = |rest| blend(draw, miss, rest);
+                for y in -300..300 {
+                    let low = unblend_low(draw, miss, y);
+                    assert!(f(low) <= y && f(low + 1) > y, "draw {draw}, miss {miss}, alpha {y}: {low}");
+                    let high = unblend_high(draw, miss, y);
+                    assert!(f(high) >= y && f(high - 1) < y, "draw {draw}, miss {miss}, beta {y}: {high}");
+                }
+                for rest in -300..300 {
+                    assert!(f(rest) <= f(rest + 1), "rising");
+                    assert!(f(rest) >= rest.min(draw), "never below the rest or the draw");
+                }
+            }
+        }
+        assert_eq!(blend(0, 50, 200), 100, "half the way from the draw");
+        assert_eq!(blend(0, 50, -200), -200, "the other would rather answer so");
+    }
+
+    /// Heads four moves apart: they can meet head-on in the cells between.
+    const FACING: [&str; 8] = [
+        "..#.....", //
+        "........", //
+        "..A.....", //
+        "........", //
+        "....B...", //
+        "......#.", //
+        "........", //
+        "........", //
+    ];
+
+    /// The value of our move `mine` in `game` at `ply`, `depth` ticks deep,
+    /// by plain minimax over every answer, a head-on found `headon` % of
+    /// the time as [`blend`] says: what the duel's windows must not change.
+    fn plain_reply(graph: &CellGraph, game: &FastGame, ply: u32, depth: u32, mine: Dir, headon: u32) -> i32 {
+        let replies: Vec<Dir> = safe_moves_or_straight(game, 1).iter().collect();
+        let mut eval = Evaluator::with_weights(Weights::DEFAULT);
+        let mut values: Vec<i32> = replies
+            .iter()
+            .map(|&theirs| {
+                let mut child = game.clone();
+                child.step(&[Action::Move(mine), Action::Move(theirs)]).unwrap();
+                if child.is_over() {
+                    game_end(&child, 0, ply + 1, 0)
+                } else if depth > 1 {
+                    safe_moves_or_straight(&child, 0)
+                        .iter()
+                        .map(|m| plain_reply(graph, &child, ply + 1, depth - 1, m, headon))
+                        .max()
+                        .unwrap()
+                } else {
+                    eval.duel(graph, &child, 0, 1).value
+                }
+            })
+            .collect();
+        let meeting = (headon < 100 && replies.len() > 1).then(|| meets_head_on(game, 0, mine, 1, &replies)).flatten();
+        match meeting {
+            None => values.into_iter().min().unwrap(),
+            Some(i) => {
+                let draw = values.remove(i);
+                let rest = values.into_iter().min().unwrap();
+                if rest >= MATE {
+                    draw
+                } else {
+                    blend(draw, 100 - headon, rest)
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_head_on_found_by_chance_is_valued_as_plain_minimax_values_it() {
+        let game = drawn_game(&FACING);
+        let graph = CellGraph::new(game.layout());
+        let mut changed = false;
+        for depth in 1..=3 {
+            for mine in safe_moves(&game, 0).iter() {
+                let mut by_headon = Vec::new();
+                for headon in [100, 50, 0] {
+                    let plain = plain_reply(&graph, &game, 0, depth, mine, headon);
+                    for pvs in [false, true] {
+                        // A root move after the first is searched with the
+                        // best so far as alpha: the value when above it,
+                        // else a bound at most alpha.
+                        for alpha in [-WIN - 1, plain - 40, plain - 1, plain, plain + 1, plain + 40] {
+                            let mut duel =
+                                Duel::new(&graph, 2, 0, 1, 12).with_extend(0).with_pvs(pvs).with_headon(headon);
+                            duel.set_root(&graph, &game);
+                            let v = duel.root_move(&graph, mine, depth, alpha, &mut Budget::nodes(u64::MAX));
+                            let case = format!("depth {depth}, {mine:?}, headon {headon}, pvs {pvs}, alpha {alpha}");
+                            if plain > alpha {
+                                assert_eq!(v, plain, "{case}");
+                            } else {
+                                assert!(v <= alpha, "{case}: {v}");
+                            }
+                        }
+                    }
+                    by_headon.push(plain);
+                }
+                changed |= by_headon[0] != by_headon[2];
+            }
+        }
+        assert!(changed, "on this board some head-on is worth more when not surely found");
+    }
+
+    #[test]
+    fn a_head_on_that_is_the_others_one_hope_is_surely_found() {
+        // B's other move, east, ends in a pocket: moving north into the cell
+        // between the heads, we win unless it meets us there, so it will.
+        let rows = [
+            "..#B.#..", //
+            "....#...", //
+            "...A....", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+            "........", //
+        ];
+        let game = drawn_game(&rows);
+        let graph = CellGraph::new(game.layout());
+        for headon in [0, 50, 100] {
+            assert_eq!(plain_reply(&graph, &game, 0, 3, Dir::N, headon), 0, "headon {headon}");
+            let mut duel = Duel::new(&graph, 2, 0, 1, 12).with_extend(0).with_headon(headon);
+            duel.set_root(&graph, &game);
+            let v = duel.root_move(&graph, Dir::N, 3, -WIN - 1, &mut Budget::nodes(u64::MAX));
+            assert_eq!(v, 0, "a draw, headon {headon}");
+        }
     }
 
     /// [`searched`], heads counted close up to `within` moves apart.

@@ -101,6 +101,10 @@ pub struct SearchOptions {
     /// `history=0|1`: whether the duel orders the moves no table entry or
     /// killer hints by their history (1 by default).
     pub history: u32,
+    /// `headon=PCT`: how often the duel takes the other to meet our move
+    /// head-on when it could and has another safe move (0 to 100; 100, the
+    /// default, always: the pessimistic model).
+    pub headon: u32,
     /// The weights of the evaluation (`cell=N`, `separated_cell=N`,
     /// `separated_bonus=N`, `edge=N`).
     pub weights: Weights,
@@ -130,6 +134,7 @@ impl SearchOptions {
         extend_within: alphabeta::CLOSE,
         pvs: alphabeta::PVS as u32,
         history: alphabeta::HISTORY as u32,
+        headon: alphabeta::HEADON,
         weights: Weights::DEFAULT,
         ffa: Ffa::Paranoid,
         near: multi::NEAR,
@@ -149,7 +154,7 @@ const MAX_MS: u64 = 86_400_000;
 /// The options of `builtin:search` that take a bounded whole number: the
 /// name, what the number counts (for the error), the least and the most
 /// (`None`: no most).
-const NUMBER_OPTIONS: [(&str, &str, u64, Option<u64>); 10] = [
+const NUMBER_OPTIONS: [(&str, &str, u64, Option<u64>); 11] = [
     ("nodes", "a whole number of nodes", 1, None),
     ("ms", "a whole number of milliseconds", 1, Some(MAX_MS)),
     ("first_ms", "a whole number of milliseconds", 1, Some(MAX_MS)),
@@ -160,6 +165,7 @@ const NUMBER_OPTIONS: [(&str, &str, u64, Option<u64>); 10] = [
     ("near", "a number of riders", 1, Some(multi::MAX_NEAR as u64)),
     ("pvs", "a whole number", 0, Some(1)),
     ("history", "a whole number", 0, Some(1)),
+    ("headon", "a percentage", 0, Some(100)),
 ];
 
 /// `value` read as the whole number option `key` takes, or an error that
@@ -275,6 +281,7 @@ impl SearchOptions {
                     "extend_within" => options.extend_within = n as u32,
                     "pvs" => options.pvs = n as u32,
                     "history" => options.history = n as u32,
+                    "headon" => options.headon = n as u32,
                     "near" => {
                         options.near = n as usize;
                         near_given = true;
@@ -297,7 +304,7 @@ impl SearchOptions {
                 *weight_mut(&mut options.weights, name).expect("every entry of WEIGHT_OPTIONS has its field") = v;
             } else {
                 return Err(format!(
-                    "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, extend_within=D, pvs=0|1, history=0|1, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
+                    "unknown option {option:?}; the options are nodes=N, ms=MS, first_ms=MS, margin=MS, deepen=PCT, extend=N, extend_within=D, pvs=0|1, history=0|1, headon=PCT, stats, trace, ffa=paranoid|maxn|mcts, near=N, value=own|lead, \
                      cell=N, separated_cell=N, separated_bonus=N, edge=N, chamber_edge=N, secure=N, secure_by=K, front=0|1, ffa_edge=N, contempt=N, wall=N, ffa_wall=N, opening=PCT, ffa_rival=PCT and ffa_ahead=PCT"
                 ));
             }
@@ -347,6 +354,9 @@ impl fmt::Display for SearchOptions {
         }
         if self.history != alphabeta::HISTORY as u32 {
             write!(f, ":history={}", self.history)?;
+        }
+        if self.headon != alphabeta::HEADON {
+            write!(f, ":headon={}", self.headon)?;
         }
         if self.stats {
             f.write_str(":stats")?;
@@ -495,7 +505,8 @@ impl SearchBot {
                             .with_extend(self.options.extend)
                             .with_extend_within(self.options.extend_within)
                             .with_pvs(self.options.pvs != 0)
-                            .with_history(self.options.history != 0),
+                            .with_history(self.options.history != 0)
+                            .with_headon(self.options.headon),
                     );
                 }
                 let duel = memory.duel.as_mut().expect("made above");
@@ -786,6 +797,7 @@ mod tests {
             (":extend=x", "extend=x: expected a number of ticks, 0 to 8"),
             (":extend_within=0", "extend_within=0: expected a number of moves, 1 to 16"),
             (":near=4", "near=4: expected a number of riders, 1 to 3"),
+            (":headon=101", "headon=101: expected a percentage, 0 to 100"),
             (":cell=10001", "cell=10001: expected a whole number, 0 to 10000"),
             (":front=2", "front=2: expected a whole number, 0 to 1"),
             (":pvs=2", "pvs=2: expected a whole number, 0 to 1"),
