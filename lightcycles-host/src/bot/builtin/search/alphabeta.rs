@@ -559,29 +559,34 @@ fn blend(draw: i32, miss: u32, rest: i32) -> i32 {
 }
 
 /// The largest `rest` whose [`blend`] is at most `alpha` (so a search of
-/// the other answers that fails low there fails the node low at `alpha`).
+/// the other answers that fails low there fails the node low at `alpha`):
+/// one less than the least whose blend is above it, blend going in whole
+/// steps.
 fn unblend_low(draw: i32, miss: u32, alpha: i32) -> i32 {
-    if alpha < draw {
-        return alpha;
-    }
-    if miss == 0 {
-        return WIN + 1;
-    }
-    let over = (i64::from(alpha) - i64::from(draw) + 1) * 100;
-    let rest = i64::from(draw) + (over + i64::from(miss) - 1) / i64::from(miss) - 1;
-    rest.min(i64::from(WIN + 1)) as i32
+    within_values(least_rest(draw, miss, i64::from(alpha) + 1) - 1)
 }
 
 /// The least `rest` whose [`blend`] is at least `beta`.
 fn unblend_high(draw: i32, miss: u32, beta: i32) -> i32 {
-    if beta <= draw {
-        return beta;
+    within_values(least_rest(draw, miss, i64::from(beta)))
+}
+
+/// The least `rest` whose [`blend`] is at least `bound`, past every value
+/// when no rest above the draw raises the blend (`miss` 0).
+fn least_rest(draw: i32, miss: u32, bound: i64) -> i64 {
+    let draw = i64::from(draw);
+    if bound <= draw {
+        bound
+    } else if miss == 0 {
+        i64::from(WIN) + 2
+    } else {
+        let miss = i64::from(miss);
+        draw + ((bound - draw) * 100 + miss - 1) / miss
     }
-    if miss == 0 {
-        return WIN + 1;
-    }
-    let over = (i64::from(beta) - i64::from(draw)) * 100;
-    let rest = i64::from(draw) + (over + i64::from(miss) - 1) / i64::from(miss);
+}
+
+/// `rest` capped at one past every value a search returns.
+fn within_values(rest: i64) -> i32 {
     rest.min(i64::from(WIN + 1)) as i32
 }
 
