@@ -63,7 +63,7 @@ impl Builtin {
             Builtin::Floodfill => "the move that keeps the most reachable space (ties: seeded)",
             Builtin::Search(_) => {
                 "alpha-beta on a chamber-aware Voronoi split, endgame filler; uses the tick's time less \
-                 a margin (search:ms=MS: at most MS a tick; search:first_ms=MS: at most MS for the first answer, as ms= by default; search:margin=MS: the margin, half the limit by \
+                 a margin (search:ms=MS: at most MS a tick, within the limit less the margin; search:first_ms=MS: at most MS for the first answer, as ms= by default; search:margin=MS: the margin, half the limit by \
                  default; search:deepen=PCT: start a deeper iteration only when PCT % of it fits, 0 by default: \
                  think the whole time; search:extend=N: ticks the duel searches past its horizon while the heads are \
                  close, 0 to 8, 2 by default; search:extend_within=D: heads at most D moves apart are close, 1 to 16, 3 by default; \

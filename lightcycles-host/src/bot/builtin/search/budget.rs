@@ -50,6 +50,27 @@ pub fn thinking_time(limit: Duration, ms: Option<Duration>, margin: Option<Durat
     ms.map_or(time, |ms| ms.min(time))
 }
 
+/// What to tell a user whose `ms` (or `first_ms`) asks for more than
+/// [`thinking_time`] gives under `limit`, or None: `ms=90` under a 100 ms
+/// limit thinks 50 ms, as the default margin is half the limit, unless
+/// `margin=MS` is given; said once, so that a measure of "more time" is
+/// not quietly one of the same time.
+pub fn capped_note(limit: Duration, ms: Option<Duration>, margin: Option<Duration>) -> Option<String> {
+    let asked = ms?;
+    let margin = margin.unwrap_or_else(|| limit.mul_f64(DEFAULT_MARGIN_SHARE));
+    let time = thinking_time(limit, None, Some(margin));
+    (asked > time).then(|| {
+        format!(
+            "builtin:search: asked to think {} ms, more than the {} ms limit less its {} ms margin leaves: \
+             thinking {} ms (margin=MS sets the margin)",
+            asked.as_millis(),
+            limit.as_millis(),
+            margin.as_millis(),
+            time.as_millis()
+        )
+    })
+}
+
 /// The share of its time bank the search may think with on one answer,
 /// beyond the tick's own limit: 1/`BANK_SHARE` of what is left, so that a
 /// bank lasts the game and goes to the early, hard decisions first.
@@ -304,6 +325,26 @@ mod tests {
         assert_eq!(thinking_time(ms(100), Some(ms(80)), None), ms(50), "never into the margin");
         assert_eq!(thinking_time(ms(100), Some(ms(80)), Some(ms(5))), ms(80));
         assert_eq!(thinking_time(ms(10), None, Some(ms(20))), Duration::ZERO, "a margin past the limit");
+    }
+
+    #[test]
+    fn a_time_asked_beyond_the_margin_is_told() {
+        let ms = Duration::from_millis;
+        assert_eq!(capped_note(ms(100), None, None), None, "no ms, nothing asked");
+        assert_eq!(capped_note(ms(100), Some(ms(45)), None), None, "within the half");
+        assert_eq!(capped_note(ms(100), Some(ms(50)), None), None, "exactly what is left");
+        assert_eq!(capped_note(ms(100), Some(ms(90)), Some(ms(5))), None, "the margin given leaves room");
+        assert_eq!(capped_note(ms(1000), Some(ms(500)), None), None, "first_ms=500 on a 1,000 ms tick");
+        let note = capped_note(ms(100), Some(ms(90)), None).expect("90 of 100 runs into the default margin");
+        assert_eq!(
+            note,
+            "builtin:search: asked to think 90 ms, more than the 100 ms limit less its 50 ms margin leaves: \
+             thinking 50 ms (margin=MS sets the margin)"
+        );
+        let note = capped_note(ms(100), Some(ms(45)), Some(ms(70))).expect("a margin given that leaves 30");
+        assert!(note.contains("less its 70 ms margin") && note.contains("thinking 30 ms"), "{note}");
+        let note = capped_note(ms(10), Some(ms(5)), Some(ms(20))).expect("a margin past the limit");
+        assert!(note.contains("less its 20 ms margin") && note.contains("thinking 0 ms"), "{note}");
     }
 
     #[test]

@@ -41,6 +41,7 @@ mod testing;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use lightcycles_core::{Dir, Engine, FastGame, SplitMix64};
@@ -438,6 +439,11 @@ struct Memory {
     eval: Evaluator,
 }
 
+/// Whether this process has told its user that an `ms=` (or `first_ms=`)
+/// asked for more time than the limit less the margin leaves
+/// ([`budget::capped_note`]): once, not once an answer.
+static CAPPED_TOLD: AtomicBool = AtomicBool::new(false);
+
 /// `builtin:search`.
 pub struct SearchBot {
     options: SearchOptions,
@@ -463,7 +469,17 @@ impl SearchBot {
         let cap = self.options.ms_at(game.tick());
         let limit = match self.options.nodes {
             Some(n) => Limit::Nodes(n),
-            None => Limit::Time(budget::thinking_time(limit, ms(cap), ms(self.options.margin))),
+            None => {
+                let margin = ms(self.options.margin);
+                if !CAPPED_TOLD.load(Ordering::Relaxed) {
+                    if let Some(note) = budget::capped_note(limit, ms(cap), margin) {
+                        if !CAPPED_TOLD.swap(true, Ordering::Relaxed) {
+                            eprintln!("{note}");
+                        }
+                    }
+                }
+                Limit::Time(budget::thinking_time(limit, ms(cap), margin))
+            }
         };
         let mut budget = Budget::new(start, limit).deepen_at(self.options.deepen);
         let memory = self.memory.get_or_insert_with(|| Memory {
